@@ -1,0 +1,45 @@
+// Event names → perf_event_attr, and the check that this machine can count them.
+#pragma once
+#include <linux/perf_event.h>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace sprof {
+
+// One event the user asked for, resolved to the attr the kernel takes.
+struct EventSpec {
+    std::string name;        // as the user wrote it; also the column name in reports
+    perf_event_attr attr{};  // disabled=1, exclude_kernel/hv set (user-space counting)
+    bool time_like = false;  // measures time (task-clock, cpu-clock, msr/tsc/): never a regressor
+};
+
+struct EventError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// Resolves one name: perf's generic names (cycles, page-faults, L1-dcache-load-misses…)
+// and every libpfm4 name (pmu::EVENT:umask), plus sysfs PMU syntax (msr/tsc/).
+// Throws EventError naming the event and the reason.
+EventSpec resolve_event(const std::string& name);
+
+// Resolves a comma-separated list; then opens each event once on the calling
+// thread (probe_event) so a run never starts with an event it cannot count.
+std::vector<EventSpec> resolve_events(const std::string& comma_list);
+
+// Opens the event for the calling thread and closes it again. Throws EventError
+// with a message that says why (no PMU, not supported, permission, …).
+void probe_event(const EventSpec& ev);
+
+// The default set: a useful hardware set where a PMU exists, else software
+// events. `why` is set to a one-line explanation when the fallback was taken.
+std::string default_events(std::string& why);
+
+// Every event this machine can really count (each one probed), one name per entry.
+std::vector<std::string> countable_events();
+
+// Splits "a,b,c" (no empty items allowed).
+std::vector<std::string> split_list(const std::string& s);
+
+}  // namespace sprof

@@ -1,0 +1,50 @@
+// Writing and reading profile files (docs/FORMAT.md). One reader, used by
+// every tool.
+#pragma once
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+
+#include "sprof/profile.hpp"
+
+namespace sprof {
+
+struct ProfileError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// Appends records as they become known. Each record is written with one
+// write() so a process killed at any moment leaves whole records behind.
+class ProfileWriter {
+public:
+    ProfileWriter() = default;
+    ~ProfileWriter();
+    ProfileWriter(const ProfileWriter&) = delete;
+    ProfileWriter& operator=(const ProfileWriter&) = delete;
+
+    // Creates (truncates) the file and writes the file header and the header record.
+    void open(const std::string& path, const ProfileHeader& header);
+    void add_object(const ProfileObject& obj);
+    void add_function(const ProfileFunction& fn);
+    void add_thread(const ProfileThread& th);
+    void add_interval(const Interval& iv);
+    void finish(const ProfileEnd& end);  // END record, then close
+    bool is_open() const { return fd_ >= 0; }
+    const std::string& path() const { return path_; }
+
+private:
+    void write_record(uint32_t type, const std::string& payload);
+    int fd_ = -1;
+    std::string path_;
+    size_t n_events_ = 0;
+};
+
+// Reads a whole profile. Throws ProfileError (one line: file, what, why) for
+// anything that is not a readable profile; a truncated tail is a warning in
+// Profile::warnings and every complete record is kept.
+Profile read_profile(const std::string& path);
+
+// Same, from bytes in memory (tests, fuzzing); `name` appears in messages.
+Profile parse_profile(const std::string& bytes, const std::string& name);
+
+}  // namespace sprof

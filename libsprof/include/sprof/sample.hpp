@@ -1,0 +1,19 @@
+// The raw sample: what one sampling tick of one thread yields. Filled in the
+// signal handler (sprof_lib) or at a ptrace stop (sprof_pt); fixed size so the
+// handler never allocates.
+#pragma once
+#include <cstdint>
+
+namespace sprof {
+
+constexpr unsigned kMaxEvents = 32;  // events per run (N); live set masks are 32-bit
+
+struct RawSample {
+    uint64_t pc = 0;         // program counter at the tick
+    uint64_t wall_ns = 0;    // CLOCK_MONOTONIC at the tick
+    uint64_t ref_ns = 0;     // reference time (thread CPU time) since the previous tick
+    uint32_t live_mask = 0;  // bit e: event e was live during this sampling interval
+    uint64_t delta[kMaxEvents]{};  // delta[e] valid where live_mask has bit e
+};
+
+}  // namespace sprof

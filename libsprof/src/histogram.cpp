@@ -1,0 +1,56 @@
+#include "sprof/histogram.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace sprof {
+
+IntervalBuilder::IntervalBuilder(uint32_t tid, unsigned n_events)
+    : tid_(tid), n_(n_events), last_delta_(n_events, NAN) {}
+
+void IntervalBuilder::add(uint32_t function, const RawSample& s) {
+    if (!started_) {
+        // The interval starts where its first sampling interval started.
+        start_ns_ = s.wall_ns > s.ref_ns ? s.wall_ns - s.ref_ns : 0;
+        started_ = true;
+    }
+    auto [it, fresh] = cells_.try_emplace(function);
+    FunctionCell& cell = it->second;
+    if (fresh) {
+        cell.function = function;
+        cell.events.resize(n_);
+    }
+    ++cell.samples;
+    ++samples_;
+    cell.time_ns += s.ref_ns;
+    for (unsigned e = 0; e < n_; ++e) {
+        EventCell& ec = cell.events[e];
+        double carried;
+        if (s.live_mask & (1u << e)) {
+            ec.count += s.delta[e];
+            ec.coverage_ns += s.ref_ns;
+            carried = last_delta_[e] = static_cast<double>(s.delta[e]);
+        } else {
+            carried = last_delta_[e];  // the paper's rule: same delta as when last counted
+        }
+        if (!std::isnan(carried)) ec.carry = std::isnan(ec.carry) ? carried : ec.carry + carried;
+    }
+}
+
+Interval IntervalBuilder::close(uint64_t end_ns) {
+    Interval iv;
+    iv.tid = tid_;
+    iv.seq = seq_++;
+    iv.start_ns = start_ns_;
+    iv.end_ns = std::max(end_ns, start_ns_);
+    iv.cells.reserve(cells_.size());
+    for (auto& [id, cell] : cells_) iv.cells.push_back(std::move(cell));
+    std::sort(iv.cells.begin(), iv.cells.end(),
+              [](const FunctionCell& a, const FunctionCell& b) { return a.function < b.function; });
+    cells_.clear();
+    samples_ = 0;
+    start_ns_ = end_ns;
+    return iv;
+}
+
+}  // namespace sprof
