@@ -5,6 +5,7 @@
 #include <sys/types.h>
 
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,8 @@ public:
     // the counters start at the task's next exec (sprof_pt). Throws BackendError.
     virtual std::unique_ptr<TaskCounters> attach(pid_t tid, bool enable_on_exec) = 0;
 };
+
+std::unique_ptr<Backend> make_perf_backend(const std::vector<EventSpec>& events, unsigned slots);
 
 // "perf" (perf_event_open) or "cmdev" (/dev/cmdev). Throws BackendError.
 std::unique_ptr<Backend> make_backend(const std::string& name,

@@ -1,5 +1,5 @@
-// The profile: data model shared by every tool. Written by ProfileWriter
-// (profile_writer.hpp), read by read_profile (profile_reader.hpp); the byte
+// The profile: data model shared by every tool. Written by ProfileWriter and
+// read by read_profile (both in profile_io.hpp); the byte
 // layout is specified in docs/FORMAT.md.
 #pragma once
 #include <cmath>

@@ -33,11 +33,23 @@ public:
     const std::string& path() const { return path_; }
 
 private:
-    void write_record(uint32_t type, const std::string& payload);
+    void write_buffer();  // buffer_ with one write(), then clears it
+    void require_open(const char* what) const;
     int fd_ = -1;
     std::string path_;
+    std::string buffer_;  // the record being written; reused to avoid allocations
     size_t n_events_ = 0;
+    uint32_t n_objects_ = 0;
+    uint32_t n_functions_ = 0;
 };
+
+enum class ByteOrder { native, swapped };
+
+// The bytes ProfileWriter writes for this profile (header, objects, functions,
+// threads, intervals, END when present). `swapped` produces the file a machine
+// of the other byte order would write. Throws ProfileError on the same
+// inconsistencies the writer rejects.
+std::string encode_profile(const Profile& profile, ByteOrder order = ByteOrder::native);
 
 // Reads a whole profile. Throws ProfileError (one line: file, what, why) for
 // anything that is not a readable profile; a truncated tail is a warning in

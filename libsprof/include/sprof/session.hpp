@@ -1,0 +1,58 @@
+// One process's profile being recorded: raw samples in, profile records out.
+// Resolves PCs to functions (the one symbol resolver), builds histogram
+// intervals (the one interval builder) per thread and appends them to the
+// file as they close. Used by the in-process runtime (from its writer thread)
+// and by the ptrace monitor; never from a signal handler.
+#pragma once
+#include <sys/types.h>
+
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+
+#include "sprof/histogram.hpp"
+#include "sprof/profile_io.hpp"
+#include "sprof/symbols.hpp"
+
+namespace sprof {
+
+class ProfileSession {
+public:
+    // `t0_ns` is CLOCK_MONOTONIC at the start of the run: interval times are relative to it.
+    ProfileSession(const std::string& path, ProfileHeader header, pid_t pid, uint64_t t0_ns);
+
+    void add_thread(uint32_t tid, const std::string& name);
+    void add_sample(uint32_t tid, const RawSample& s);
+    // Flushes the thread's partial interval (thread exit, process end).
+    void end_thread(uint32_t tid, uint64_t wall_ns);
+    // The process exec'd: forget the old image's mappings.
+    void exec_switch();
+    // Flushes every thread, writes the END record and closes the file.
+    void finish(int exit_status, uint64_t lost_samples);
+
+    AddressSpace& address_space() { return space_; }
+    const std::string& path() const { return writer_.path(); }
+    uint64_t samples() const { return samples_; }
+
+private:
+    uint32_t function_id(uint64_t pc);
+    uint32_t object_id(const std::string& path);
+    void flush(IntervalBuilder& b, uint64_t end_ns);
+
+    ProfileWriter writer_;
+    ProfileHeader header_;
+    AddressSpace space_;
+    pid_t pid_;
+    uint64_t t0_ns_;
+    uint64_t samples_ = 0;
+    uint32_t next_function_ = 0;
+    std::unordered_map<const FunctionRange*, uint32_t> by_range_;
+    std::map<std::string, uint32_t> unknown_in_object_;
+    std::map<std::string, uint32_t> objects_;
+    uint32_t unknown_ = kNoObject;  // id of the [unknown] bucket once used
+    std::map<uint32_t, IntervalBuilder> builders_;
+    std::map<uint32_t, uint64_t> interval_end_;  // time-based intervals: end of the open one per thread
+};
+
+}  // namespace sprof

@@ -1,0 +1,52 @@
+// sprof_lib: runs a program with the sampling runtime preloaded. It sets the
+// environment and execs the program in place, so the program keeps this pid,
+// its stdin/stdout/stderr, its signals and its exit status.
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+#include "sprof/events.hpp"
+#include "sprof/launch.hpp"
+#include "sprof/run_options.hpp"
+
+namespace {
+
+// libsprof_rt.so next to this tool: <prefix>/bin/sprof_lib → <prefix>/lib*/libsprof_rt.so.
+std::string runtime_library() {
+    namespace fs = std::filesystem;
+    fs::path self = fs::read_symlink("/proc/self/exe");
+    for (const char* dir : {"lib", "lib64", "lib/x86_64-linux-gnu", "lib/aarch64-linux-gnu"}) {
+        fs::path candidate = self.parent_path().parent_path() / dir / "libsprof_rt.so";
+        if (fs::exists(candidate)) return candidate.string();
+    }
+    throw std::runtime_error("cannot find libsprof_rt.so next to " + self.string());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const std::string tool = "sprof_lib";
+    sprof::RunOptions opts;
+    try {
+        int program = sprof::parse_run_options(argc, argv, opts, false);
+        if (!sprof::prepare_run(opts, argc, argv, program, tool)) return 0;
+        for (const auto& [name, value] : sprof::to_environment(opts)) setenv(name.c_str(), value.c_str(), 1);
+        std::string preload = runtime_library();
+        if (const char* old = std::getenv("LD_PRELOAD"); old && *old) preload += std::string(":") + old;
+        setenv("LD_PRELOAD", preload.c_str(), 1);
+        sprof::exec_program(argv + program, tool);
+    } catch (const sprof::UsageError& e) {
+        if (*e.what()) {
+            std::fprintf(stderr, "%s: %s (see %s --help)\n", tool.c_str(), e.what(), tool.c_str());
+            return 2;
+        }
+        std::fputs(sprof::run_usage(tool, false).c_str(), stdout);
+        return 0;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "%s: %s\n", tool.c_str(), e.what());
+        return 2;
+    }
+}

@@ -1,0 +1,303 @@
+// read_profile / parse_profile: the one reader of docs/FORMAT.md. Trusts
+// nothing in the bytes: every length is checked against what is really there
+// before anything is allocated.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "profile_records.hpp"
+#include "sprof/profile_io.hpp"
+
+namespace sprof {
+namespace {
+
+// Why a record is corrupt; turned into a ProfileError naming file, record and offset.
+struct Corrupt {
+    std::string why;
+};
+
+// Reads fixed-size fields of one record payload, swapping when the file was
+// written in the other byte order.
+class Decoder {
+public:
+    Decoder(const char* p, size_t n, bool swap) : p_(p), end_(p + n), swap_(swap) {}
+
+    uint8_t u8() { return get<uint8_t>(); }
+    uint16_t u16() { return get<uint16_t>(); }
+    uint32_t u32() { return get<uint32_t>(); }
+    uint64_t u64() { return get<uint64_t>(); }
+    int32_t i32() { return static_cast<int32_t>(get<uint32_t>()); }
+    double f64() {
+        uint64_t bits = get<uint64_t>();
+        double v;
+        std::memcpy(&v, &bits, sizeof v);
+        return v;
+    }
+    std::string str() {
+        uint32_t n = u32();
+        if (n > left()) throw Corrupt{fmt::format("string length {} beyond the record", n)};
+        std::string s(p_, n);
+        p_ += n;
+        return s;
+    }
+    size_t left() const { return static_cast<size_t>(end_ - p_); }
+    // A count of items of at least `item_size` bytes each must fit in what is left.
+    uint32_t count(size_t item_size, const char* what) {
+        uint32_t n = u32();
+        if (n > left() / item_size) throw Corrupt{fmt::format("{} {} do not fit in the record", n, what)};
+        return n;
+    }
+
+private:
+    template <typename T>
+    T get() {
+        if (left() < sizeof(T)) throw Corrupt{"field runs past the record end"};
+        T v;
+        std::memcpy(&v, p_, sizeof v);
+        p_ += sizeof v;
+        return swap_ ? records::swap_bytes(v) : v;
+    }
+    const char* p_;
+    const char* end_;
+    bool swap_;
+};
+
+const char* type_name(uint32_t type) {
+    switch (type) {
+        case records::kHeader: return "HEADER";
+        case records::kObject: return "OBJECT";
+        case records::kFunction: return "FUNCTION";
+        case records::kThread: return "THREAD";
+        case records::kInterval: return "INTERVAL";
+        case records::kEnd: return "END";
+        default: return "unknown";
+    }
+}
+
+// Every reader of a record ignores bytes after the fields it knows: a newer
+// minor version may append fields to a record.
+void read_header(Decoder& d, ProfileHeader& h) {
+    h.collector = d.str();
+    h.backend = d.str();
+    h.program = d.str();
+    uint32_t argc = d.count(4, "arguments");
+    h.argv.reserve(argc);
+    for (uint32_t i = 0; i < argc; ++i) h.argv.push_back(d.str());
+    h.hostname = d.str();
+    h.pid = d.u32();
+    h.start_unix_ns = d.u64();
+    h.clock = d.str();
+    h.sample_interval_ns = d.u64();
+    h.hist_samples = d.u32();
+    h.hist_interval_ns = d.u64();
+    h.slots = d.u32();
+    uint32_t n_events = d.count(4 + 1, "events");
+    h.events.resize(n_events);
+    for (auto& ev : h.events) {
+        ev.name = d.str();
+        ev.time_like = d.u8() != 0;
+    }
+}
+
+void read_object(Decoder& d, Profile& p) {
+    ProfileObject o;
+    o.id = d.u32();
+    if (o.id != p.objects.size())
+        throw Corrupt{fmt::format("object id {} out of order (expected {})", o.id, p.objects.size())};
+    o.path = d.str();
+    p.objects.push_back(std::move(o));
+}
+
+void read_function(Decoder& d, Profile& p) {
+    ProfileFunction f;
+    f.id = d.u32();
+    if (f.id != p.functions.size())
+        throw Corrupt{fmt::format("function id {} out of order (expected {})", f.id, p.functions.size())};
+    f.object = d.u32();
+    if (f.object != kNoObject && f.object >= p.objects.size())
+        throw Corrupt{fmt::format("unknown object id {}", f.object)};
+    f.start = d.u64();
+    f.end = d.u64();
+    f.name = d.str();
+    p.functions.push_back(std::move(f));
+}
+
+void read_thread(Decoder& d, Profile& p) {
+    ProfileThread t;
+    t.tid = d.u32();
+    t.name = d.str();
+    p.threads.push_back(std::move(t));
+}
+
+void read_interval(Decoder& d, Profile& p) {
+    Interval& iv = p.intervals.emplace_back();
+    iv.tid = d.u32();
+    iv.seq = d.u32();
+    iv.start_ns = d.u64();
+    iv.end_ns = d.u64();
+    uint32_t n_cells = d.u32();
+    uint32_t n_events = d.u32();
+    if (n_events != p.header.events.size())
+        throw Corrupt{fmt::format("cells carry {} events, the header has {}", n_events,
+                                  p.header.events.size())};
+    const size_t cell_size = records::kCellFixedSize + n_events * records::kEventCellSize;
+    if (n_cells > d.left() / cell_size)
+        throw Corrupt{fmt::format("{} cells do not fit in the record", n_cells)};
+    iv.cells.resize(n_cells);
+    for (auto& c : iv.cells) {
+        c.function = d.u32();
+        if (c.function >= p.functions.size())
+            throw Corrupt{fmt::format("unknown function id {}", c.function)};
+        c.samples = d.u64();
+        c.time_ns = d.u64();
+        c.events.resize(n_events);
+        for (auto& ev : c.events) {
+            ev.count = d.u64();
+            ev.coverage_ns = d.u64();
+            ev.carry = d.f64();
+        }
+    }
+}
+
+void read_end(Decoder& d, ProfileEnd& end) {
+    end.exit_status = d.i32();
+    end.samples = d.u64();
+    end.lost_samples = d.u64();
+    end.present = true;
+}
+
+class Parser {
+public:
+    Parser(const std::string& bytes, const std::string& name) : bytes_(bytes), name_(name) {}
+
+    Profile run() {
+        read_file_header();
+        size_t pos = records::kFileHeaderSize;
+        while (pos < bytes_.size()) {
+            const size_t rest = bytes_.size() - pos;
+            if (rest < records::kRecordHeaderSize) return truncated(pos);
+            Decoder rh(bytes_.data() + pos, records::kRecordHeaderSize, swap_);
+            const uint32_t type = rh.u32();
+            const uint32_t length = rh.u32();
+            // The writer writes each record with one write(): a record that
+            // runs past the end of the file is the tail of a cut-short run.
+            if (length > rest - records::kRecordHeaderSize) return truncated(pos);
+            if (profile_.end.present)
+                fail(fmt::format("{} record after END at byte {}", type_name(type), pos));
+            if (!have_header_ && type != records::kHeader)
+                fail(fmt::format("{} record (type {}) before HEADER at byte {}", type_name(type), type, pos));
+            read_record(type, bytes_.data() + pos + records::kRecordHeaderSize, length, pos);
+            pos += records::kRecordHeaderSize + length;
+        }
+        if (!have_header_) fail("HEADER record missing (no records after the file header)");
+        if (!profile_.end.present)
+            profile_.warnings.push_back(fmt::format(
+                "{}: no END record after {} intervals (the profiled program did not finish)",
+                name_, profile_.intervals.size()));
+        return std::move(profile_);
+    }
+
+private:
+    [[noreturn]] void fail(const std::string& what) const {
+        throw ProfileError(fmt::format("{}: {}", name_, what));
+    }
+
+    void read_file_header() {
+        const size_t n = bytes_.size();
+        if (n == 0) fail("empty file (not a profile)");
+        const size_t magic_len = std::min(n, sizeof records::kMagic);
+        if (std::memcmp(bytes_.data(), records::kMagic, magic_len) != 0)
+            fail("not an sprof profile (bad magic)");
+        if (n < records::kFileHeaderSize)
+            fail(fmt::format("truncated file header ({} of {} bytes)", n, records::kFileHeaderSize));
+        uint32_t tag;
+        std::memcpy(&tag, bytes_.data() + sizeof records::kMagic, sizeof tag);
+        if (tag == records::swap_bytes(records::kByteOrderTag))
+            swap_ = true;
+        else if (tag != records::kByteOrderTag)
+            fail(fmt::format("not an sprof profile (unknown byte-order tag 0x{:08x})", tag));
+        Decoder d(bytes_.data() + sizeof records::kMagic + 4, 4, swap_);
+        profile_.version_major = d.u16();
+        profile_.version_minor = d.u16();
+        profile_.foreign_byte_order = swap_;
+        if (profile_.version_major != kFormatMajor)
+            fail(fmt::format("profile format version {}.{}, this sprof reads {}.x",
+                             profile_.version_major, profile_.version_minor, kFormatMajor));
+    }
+
+    void read_record(uint32_t type, const char* payload, uint32_t length, size_t pos) {
+        Decoder d(payload, length, swap_);
+        try {
+            switch (type) {
+                case records::kHeader:
+                    if (have_header_) fail(fmt::format("second HEADER record at byte {}", pos));
+                    read_header(d, profile_.header);
+                    have_header_ = true;
+                    break;
+                case records::kObject: read_object(d, profile_); break;
+                case records::kFunction: read_function(d, profile_); break;
+                case records::kThread: read_thread(d, profile_); break;
+                case records::kInterval: read_interval(d, profile_); break;
+                case records::kEnd: read_end(d, profile_.end); break;
+                default: break;  // a later kind of record: skipped, its length says how far
+            }
+        } catch (const Corrupt& c) {
+            fail(fmt::format("corrupt {} record at byte {} ({})", type_name(type), pos, c.why));
+        }
+    }
+
+    Profile truncated(size_t pos) {
+        if (!have_header_) fail(fmt::format("truncated inside the HEADER record at byte {}", pos));
+        profile_.warnings.push_back(fmt::format("{}: truncated after {} complete intervals ({} bytes ignored)",
+                                                name_, profile_.intervals.size(), bytes_.size() - pos));
+        return std::move(profile_);
+    }
+
+    const std::string& bytes_;
+    const std::string& name_;
+    bool swap_ = false;
+    bool have_header_ = false;
+    Profile profile_;
+};
+
+std::string read_file(const std::string& path) {
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw ProfileError(fmt::format("cannot open {}: {}", path, std::strerror(errno)));
+    // Read straight into the result: profiles of long runs are tens of MB.
+    // One byte more than the size lets the EOF read happen without growing.
+    struct stat st {};
+    size_t size_hint = ::fstat(fd, &st) == 0 ? static_cast<size_t>(st.st_size) : 0;
+    std::string bytes(std::max<size_t>(size_hint + 1, 1 << 16), '\0');
+    size_t used = 0;
+    for (;;) {
+        if (used == bytes.size()) bytes.resize(bytes.size() * 2);
+        ssize_t n = ::read(fd, bytes.data() + used, bytes.size() - used);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            int err = errno;
+            ::close(fd);
+            throw ProfileError(fmt::format("cannot read {}: {}", path, std::strerror(err)));
+        }
+        if (n == 0) break;
+        used += static_cast<size_t>(n);
+    }
+    bytes.resize(used);
+    ::close(fd);
+    return bytes;
+}
+
+}  // namespace
+
+Profile parse_profile(const std::string& bytes, const std::string& name) {
+    return Parser(bytes, name).run();
+}
+
+Profile read_profile(const std::string& path) { return parse_profile(read_file(path), path); }
+
+}  // namespace sprof

@@ -1,0 +1,82 @@
+// Byte-level constants and the record encoder of the profile file format
+// (docs/FORMAT.md). Shared by the writer and the reader so the two cannot
+// disagree about the layout.
+#pragma once
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+namespace sprof::records {
+
+constexpr char kMagic[8] = {'S', 'P', 'R', 'O', 'F', 'I', 'L', 'E'};
+// Written in the writer's byte order; the reader recognises either order.
+constexpr uint32_t kByteOrderTag = 0x01020304u;
+constexpr size_t kFileHeaderSize = 16;   // magic, tag, major, minor
+constexpr size_t kRecordHeaderSize = 8;  // u32 type, u32 payload length
+
+enum Type : uint32_t {
+    kHeader = 1,
+    kObject = 2,
+    kFunction = 3,
+    kThread = 4,
+    kInterval = 5,
+    kEnd = 6,
+};
+
+// Fixed part of an INTERVAL record and of each cell in it.
+constexpr size_t kIntervalFixedSize = 4 + 4 + 8 + 8 + 4 + 4;
+constexpr size_t kCellFixedSize = 4 + 8 + 8;
+constexpr size_t kEventCellSize = 8 + 8 + 8;
+
+inline uint8_t swap_bytes(uint8_t v) { return v; }
+inline uint16_t swap_bytes(uint16_t v) { return __builtin_bswap16(v); }
+inline uint32_t swap_bytes(uint32_t v) { return __builtin_bswap32(v); }
+inline uint64_t swap_bytes(uint64_t v) { return __builtin_bswap64(v); }
+
+// Appends fields to a byte string in native order, or in the other byte
+// order when `swap` is set (what a machine of the other endianness writes).
+class Encoder {
+public:
+    Encoder(std::string& out, bool swap) : out_(out), swap_(swap) {}
+
+    void u8(uint8_t v) { put(v); }
+    void u16(uint16_t v) { put(v); }
+    void u32(uint32_t v) { put(v); }
+    void u64(uint64_t v) { put(v); }
+    void i32(int32_t v) { put(static_cast<uint32_t>(v)); }
+    void f64(double v) {
+        uint64_t bits;
+        std::memcpy(&bits, &v, sizeof bits);
+        put(bits);
+    }
+    void str(const std::string& s) {
+        u32(static_cast<uint32_t>(s.size()));
+        out_.append(s);
+    }
+    void raw(const void* p, size_t n) { out_.append(static_cast<const char*>(p), n); }
+
+    // A record is its type, its payload length, its payload: begin_record
+    // leaves room for the length and end_record fills it in.
+    void begin_record(uint32_t type) {
+        u32(type);
+        length_at_ = out_.size();
+        u32(0);
+    }
+    void end_record() {
+        uint32_t len = static_cast<uint32_t>(out_.size() - length_at_ - 4);
+        if (swap_) len = swap_bytes(len);
+        std::memcpy(out_.data() + length_at_, &len, sizeof len);
+    }
+
+private:
+    template <typename T>
+    void put(T v) {
+        if (swap_) v = swap_bytes(v);
+        out_.append(reinterpret_cast<const char*>(&v), sizeof v);
+    }
+    std::string& out_;
+    bool swap_;
+    size_t length_at_ = 0;
+};
+
+}  // namespace sprof::records

@@ -1,0 +1,100 @@
+#include "sprof/session.hpp"
+
+namespace sprof {
+
+ProfileSession::ProfileSession(const std::string& path, ProfileHeader header, pid_t pid, uint64_t t0_ns)
+    : header_(std::move(header)), space_(pid), pid_(pid), t0_ns_(t0_ns) {
+    writer_.open(path, header_);
+    space_.refresh();
+}
+
+void ProfileSession::add_thread(uint32_t tid, const std::string& name) {
+    writer_.add_thread(ProfileThread{tid, name});
+    builders_.try_emplace(tid, tid, static_cast<unsigned>(header_.events.size()));
+}
+
+uint32_t ProfileSession::object_id(const std::string& path) {
+    auto [it, fresh] = objects_.try_emplace(path, static_cast<uint32_t>(objects_.size()));
+    if (fresh) writer_.add_object(ProfileObject{it->second, path});
+    return it->second;
+}
+
+uint32_t ProfileSession::function_id(uint64_t pc) {
+    Resolved r = space_.resolve(pc);
+    if (r.function) {
+        auto it = by_range_.find(r.function);
+        if (it != by_range_.end()) return it->second;
+        uint32_t id = next_function_++;
+        writer_.add_function(ProfileFunction{id, object_id(*r.object), r.function->start, r.function->end,
+                                             r.function->name});
+        by_range_.emplace(r.function, id);
+        return id;
+    }
+    if (r.object) {  // in a mapping, but in no function the object's table knows
+        auto it = unknown_in_object_.find(*r.object);
+        if (it != unknown_in_object_.end()) return it->second;
+        uint32_t id = next_function_++;
+        writer_.add_function(ProfileFunction{id, object_id(*r.object), 0, 0, "[unknown]"});
+        unknown_in_object_.emplace(*r.object, id);
+        return id;
+    }
+    if (unknown_ == kNoObject) {
+        unknown_ = next_function_++;
+        writer_.add_function(ProfileFunction{unknown_, kNoObject, 0, 0, "[unknown]"});
+    }
+    return unknown_;
+}
+
+void ProfileSession::flush(IntervalBuilder& b, uint64_t end_ns) {
+    if (!b.empty()) writer_.add_interval(b.close(end_ns));
+}
+
+void ProfileSession::add_sample(uint32_t tid, const RawSample& raw) {
+    RawSample s = raw;
+    s.wall_ns = raw.wall_ns > t0_ns_ ? raw.wall_ns - t0_ns_ : 0;
+    auto it = builders_.find(tid);
+    if (it == builders_.end()) {
+        add_thread(tid, "");
+        it = builders_.find(tid);
+    }
+    IntervalBuilder& b = it->second;
+    if (header_.hist_interval_ns) {
+        // Fixed-length intervals: [k·T, (k+1)·T) of the run's wall time.
+        uint64_t T = header_.hist_interval_ns;
+        uint64_t& end = interval_end_[tid];
+        if (end == 0) end = (s.wall_ns / T + 1) * T;
+        if (s.wall_ns >= end) {
+            flush(b, end);
+            end = (s.wall_ns / T + 1) * T;
+        }
+    }
+    b.add(function_id(s.pc), s);
+    ++samples_;
+    if (!header_.hist_interval_ns && b.samples() >= header_.hist_samples) flush(b, s.wall_ns);
+}
+
+void ProfileSession::end_thread(uint32_t tid, uint64_t wall_ns) {
+    auto it = builders_.find(tid);
+    if (it == builders_.end()) return;
+    flush(it->second, wall_ns > t0_ns_ ? wall_ns - t0_ns_ : 0);
+}
+
+void ProfileSession::exec_switch() {
+    // Function ids already written stay valid; the new image's functions get new ones.
+    by_range_.clear();
+    unknown_in_object_.clear();
+    space_ = AddressSpace(pid_);
+    space_.refresh();
+}
+
+void ProfileSession::finish(int exit_status, uint64_t lost_samples) {
+    if (!writer_.is_open()) return;
+    ProfileEnd end;
+    end.present = true;
+    end.exit_status = exit_status;
+    end.samples = samples_;
+    end.lost_samples = lost_samples;
+    writer_.finish(end);
+}
+
+}  // namespace sprof

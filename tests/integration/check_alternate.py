@@ -1,0 +1,54 @@
+#!/usr/bin/env python3
+"""Compares a `sprof --format csv` report of the alternate workload with the
+truth file the workload wrote about itself.
+
+usage: check_alternate.py REPORT.csv TRUTH.txt LABEL [--share-pp 3] [--faults-pct 10]
+"""
+import argparse
+import csv
+import sys
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("report")
+    ap.add_argument("truth")
+    ap.add_argument("label")
+    ap.add_argument("--share-pp", type=float, default=3.0, help="time share tolerance, percentage points")
+    ap.add_argument("--faults-pct", type=float, default=10.0, help="page fault tolerance, percent of truth")
+    ap.add_argument("--faults-event", default="page-faults")
+    a = ap.parse_args()
+
+    truth = dict(line.split() for line in open(a.truth) if line.strip())
+    truth = {k: float(v) for k, v in truth.items()}
+    rows = {r["function"]: r for r in csv.DictReader(open(a.report))}
+    for fn in ("heavy", "light"):
+        if fn not in rows:
+            sys.exit(f"FAIL {a.label}: function {fn} missing from the report (have {sorted(rows)})")
+
+    total_cpu = truth["heavy_cpu_s"] + truth["light_cpu_s"]
+    errors = []
+    for fn in ("heavy", "light"):
+        true_share = 100 * truth[f"{fn}_cpu_s"] / total_cpu
+        got_share = float(rows[fn]["time_pct"])
+        line = f"{a.label}: {fn} time share {got_share:.2f}% (truth {true_share:.2f}%)"
+        if abs(got_share - true_share) > a.share_pp:
+            errors.append(line + f" off by more than {a.share_pp} points")
+        print(line)
+    true_faults = truth["heavy_faults"]
+    cell = rows["heavy"][a.faults_event]
+    if cell in ("", "-"):
+        errors.append(f"{a.label}: heavy {a.faults_event} unknown")
+    else:
+        got = float(cell)
+        err = 100 * (got - true_faults) / true_faults
+        line = f"{a.label}: heavy {a.faults_event} {got:.0f} (truth {true_faults:.0f}, {err:+.1f}%)"
+        print(line)
+        if abs(err) > a.faults_pct:
+            errors.append(line + f" off by more than {a.faults_pct}%")
+    if errors:
+        sys.exit("FAIL " + "; ".join(errors))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,12 @@
+# sprof_lib on two alternating functions of known CPU time and page faults,
+# 4 software events on 2 slots: time shares and page faults against the
+# workload's own accounting, with both estimators.
+source "$(dirname "$0")/common.sh" "$1"
+
+"$BIN/sprof_lib" -e task-clock,page-faults,context-switches,cpu-migrations --slots 2 -o alt.sprof \
+    "$WORK/alternate" -t 3 -m 50 -o truth.txt
+for est in coverage carry; do
+    "$BIN/sprof" --format csv --estimator $est alt.sprof > report-$est.csv
+    check_alternate report-$est.csv truth.txt "sprof_lib/$est"
+done
+pass "sprof_lib alternate: time shares and page faults match the truth"

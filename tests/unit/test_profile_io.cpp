@@ -1,0 +1,415 @@
+#include <doctest/doctest.h>
+#include <unistd.h>
+
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <random>
+
+#include "sprof/profile_io.hpp"
+
+using namespace sprof;
+
+namespace {
+
+// Every field set to a distinct value, two threads, a NaN carry, a function
+// of no known object.
+Profile sample_profile() {
+    Profile p;
+    p.header.collector = "sprof_lib";
+    p.header.backend = "perf";
+    p.header.program = "/usr/bin/app";
+    p.header.argv = {"app", "--size", "12"};
+    p.header.hostname = "node7";
+    p.header.pid = 4242;
+    p.header.start_unix_ns = 1'700'000'000'123'456'789ull;
+    p.header.clock = "wall";
+    p.header.sample_interval_ns = 1'000'000;
+    p.header.hist_samples = 100;
+    p.header.hist_interval_ns = 0;
+    p.header.slots = 1;
+    p.header.events = {{"task-clock", true}, {"page-faults", false}};
+    p.objects = {{0, "/usr/bin/app"}, {1, "[vdso]"}};
+    p.functions = {{0, 0, 0x1000, 0x1080, "_Z4workv"},
+                   {1, 1, 0x700, 0x740, "__vdso_clock_gettime"},
+                   {2, kNoObject, 0, 0, "[unknown]"}};
+    p.threads = {{4242, "app"}, {4243, "worker"}};
+    Interval a{.tid = 4242, .seq = 0, .start_ns = 0, .end_ns = 100'000'000, .cells = {}};
+    a.cells.push_back({0, 90, 90'000'000, {{90'000'000, 45'000'000, 1e6}, {12, 45'000'000, NAN}}});
+    a.cells.push_back({2, 10, 10'000'000, {{0, 0, NAN}, {3, 10'000'000, 0.25}}});
+    Interval b{.tid = 4243, .seq = 0, .start_ns = 5, .end_ns = 80'000'005, .cells = {}};
+    b.cells.push_back({1, 80, 80'000'000, {{80'000'000, 80'000'000, 2.5}, {0, 0, NAN}}});
+    Interval c{.tid = 4242, .seq = 1, .start_ns = 100'000'000, .end_ns = 200'000'000, .cells = {}};
+    p.intervals = {a, b, c};
+    p.end = {.present = true, .exit_status = 128 + 9, .samples = 180, .lost_samples = 3};
+    return p;
+}
+
+// NaN == NaN here: "unknown" must survive the trip as unknown.
+bool same_carry(double x, double y) { return std::isnan(x) ? std::isnan(y) : x == y; }
+
+void check_equal(const Profile& got, const Profile& want) {
+    const auto& g = got.header;
+    const auto& w = want.header;
+    CHECK(got.version_major == 1);
+    CHECK(got.version_minor == 0);
+    CHECK(g.collector == w.collector);
+    CHECK(g.backend == w.backend);
+    CHECK(g.program == w.program);
+    CHECK(g.argv == w.argv);
+    CHECK(g.hostname == w.hostname);
+    CHECK(g.pid == w.pid);
+    CHECK(g.start_unix_ns == w.start_unix_ns);
+    CHECK(g.clock == w.clock);
+    CHECK(g.sample_interval_ns == w.sample_interval_ns);
+    CHECK(g.hist_samples == w.hist_samples);
+    CHECK(g.hist_interval_ns == w.hist_interval_ns);
+    CHECK(g.slots == w.slots);
+    REQUIRE(g.events.size() == w.events.size());
+    for (size_t i = 0; i < w.events.size(); ++i) {
+        CHECK(g.events[i].name == w.events[i].name);
+        CHECK(g.events[i].time_like == w.events[i].time_like);
+    }
+    REQUIRE(got.objects.size() == want.objects.size());
+    for (size_t i = 0; i < want.objects.size(); ++i) {
+        CHECK(got.objects[i].id == want.objects[i].id);
+        CHECK(got.objects[i].path == want.objects[i].path);
+    }
+    REQUIRE(got.functions.size() == want.functions.size());
+    for (size_t i = 0; i < want.functions.size(); ++i) {
+        const auto& gf = got.functions[i];
+        const auto& wf = want.functions[i];
+        CHECK(gf.id == wf.id);
+        CHECK(gf.object == wf.object);
+        CHECK(gf.start == wf.start);
+        CHECK(gf.end == wf.end);
+        CHECK(gf.name == wf.name);
+    }
+    REQUIRE(got.threads.size() == want.threads.size());
+    for (size_t i = 0; i < want.threads.size(); ++i) {
+        CHECK(got.threads[i].tid == want.threads[i].tid);
+        CHECK(got.threads[i].name == want.threads[i].name);
+    }
+    REQUIRE(got.intervals.size() == want.intervals.size());
+    for (size_t i = 0; i < want.intervals.size(); ++i) {
+        const auto& gi = got.intervals[i];
+        const auto& wi = want.intervals[i];
+        CHECK(gi.tid == wi.tid);
+        CHECK(gi.seq == wi.seq);
+        CHECK(gi.start_ns == wi.start_ns);
+        CHECK(gi.end_ns == wi.end_ns);
+        REQUIRE(gi.cells.size() == wi.cells.size());
+        for (size_t j = 0; j < wi.cells.size(); ++j) {
+            CHECK(gi.cells[j].function == wi.cells[j].function);
+            CHECK(gi.cells[j].samples == wi.cells[j].samples);
+            CHECK(gi.cells[j].time_ns == wi.cells[j].time_ns);
+            REQUIRE(gi.cells[j].events.size() == wi.cells[j].events.size());
+            for (size_t k = 0; k < wi.cells[j].events.size(); ++k) {
+                CHECK(gi.cells[j].events[k].count == wi.cells[j].events[k].count);
+                CHECK(gi.cells[j].events[k].coverage_ns == wi.cells[j].events[k].coverage_ns);
+                CHECK(same_carry(gi.cells[j].events[k].carry, wi.cells[j].events[k].carry));
+            }
+        }
+    }
+    CHECK(got.end.present == want.end.present);
+    CHECK(got.end.exit_status == want.end.exit_status);
+    CHECK(got.end.samples == want.end.samples);
+    CHECK(got.end.lost_samples == want.end.lost_samples);
+}
+
+struct TempFile {
+    std::string path = (std::filesystem::temp_directory_path() /
+                         ("sprof-test-" + std::to_string(::getpid()) + ".sprof"))
+                           .string();
+    ~TempFile() { std::remove(path.c_str()); }
+};
+
+uint32_t get_u32(const std::string& b, size_t at) {
+    uint32_t v;
+    std::memcpy(&v, b.data() + at, 4);
+    return v;
+}
+
+void set_u32(std::string& b, size_t at, uint32_t v) { std::memcpy(b.data() + at, &v, 4); }
+
+// Byte offsets of the records of a native-order file: [type at +0, length at +4, payload at +8].
+std::vector<size_t> record_offsets(const std::string& b) {
+    std::vector<size_t> at;
+    for (size_t pos = 16; pos + 8 <= b.size(); pos += 8 + get_u32(b, pos + 4)) at.push_back(pos);
+    return at;
+}
+
+std::string error_of(const std::string& bytes) {
+    try {
+        parse_profile(bytes, "t.sprof");
+    } catch (const ProfileError& e) {
+        return e.what();
+    }
+    return "no error";
+}
+
+// Big-endian fields typed by hand: independent of the library's encoder.
+struct BigEndian {
+    std::string b;
+    void u8(uint8_t v) { b.push_back(static_cast<char>(v)); }
+    void u16(uint16_t v) { u8(v >> 8), u8(v & 0xff); }
+    void u32(uint32_t v) { u16(v >> 16), u16(v & 0xffff); }
+    void u64(uint64_t v) { u32(v >> 32), u32(v & 0xffffffff); }
+    void str(const std::string& s) { u32(static_cast<uint32_t>(s.size())), b += s; }
+};
+
+}  // namespace
+
+TEST_CASE("profile round trip through a file keeps every field") {
+    Profile want = sample_profile();
+    TempFile tmp;
+    {
+        ProfileWriter w;
+        w.open(tmp.path, want.header);
+        CHECK(w.is_open());
+        for (const auto& o : want.objects) w.add_object(o);
+        for (const auto& f : want.functions) w.add_function(f);
+        for (const auto& t : want.threads) w.add_thread(t);
+        for (const auto& iv : want.intervals) w.add_interval(iv);
+        w.finish(want.end);
+        CHECK_FALSE(w.is_open());
+    }
+    Profile got = read_profile(tmp.path);
+    check_equal(got, want);
+    CHECK_FALSE(got.foreign_byte_order);
+    CHECK(got.warnings.empty());
+    CHECK(got.object_name(got.function(1).object) == "[vdso]");
+}
+
+TEST_CASE("the file header is magic, byte-order tag, major, minor") {
+    std::string b = encode_profile(sample_profile());
+    CHECK(b.compare(0, 8, "SPROFILE") == 0);
+    CHECK(get_u32(b, 8) == 0x01020304u);
+    uint16_t major, minor;
+    std::memcpy(&major, b.data() + 12, 2);
+    std::memcpy(&minor, b.data() + 14, 2);
+    CHECK(major == 1);
+    CHECK(minor == 0);
+    CHECK(get_u32(b, 16) == 1);  // first record: HEADER
+    // 2 objects, 3 functions, 2 threads, 3 intervals, END after the HEADER.
+    auto at = record_offsets(b);
+    REQUIRE(at.size() == 1 + 2 + 3 + 2 + 3 + 1);
+    CHECK(get_u32(b, at.back()) == 6);
+    CHECK(at.back() + 8 + 4 + 8 + 8 == b.size());
+    // INTERVAL 0: 32 fixed bytes + 2 cells × (20 + 2 events × 24).
+    CHECK(get_u32(b, at[8] + 4) == 32 + 2 * (20 + 2 * 24));
+}
+
+TEST_CASE("a profile of the other byte order reads back equal and is marked foreign") {
+    Profile want = sample_profile();
+    std::string native = encode_profile(want);
+    std::string swapped = encode_profile(want, ByteOrder::swapped);
+    REQUIRE(swapped.size() == native.size());
+    CHECK(swapped != native);
+    CHECK(get_u32(swapped, 8) == 0x04030201u);
+    Profile got = parse_profile(swapped, "swapped.sprof");
+    CHECK(got.foreign_byte_order);
+    check_equal(got, want);
+    CHECK(got.warnings.empty());
+}
+
+TEST_CASE("a big-endian file typed by hand is read on any machine") {
+    BigEndian e;
+    e.b = "SPROFILE";
+    e.u32(0x01020304);
+    e.u16(1);
+    e.u16(3);  // a newer minor version is fine
+    BigEndian h;
+    for (const char* s : {"sprof_pt", "cmdev", "/bin/x"}) h.str(s);
+    h.u32(1);
+    h.str("x");
+    h.str("host");
+    h.u32(77);                    // pid
+    h.u64(0x0102030405060708ull); // start_unix_ns
+    h.str("cpu");
+    h.u64(2'000'000);  // sample interval
+    h.u32(0);          // hist_samples
+    h.u64(50'000'000); // hist interval
+    h.u32(2);          // slots
+    h.u32(1);          // events
+    h.str("cycles");
+    h.u8(0);
+    e.u32(1), e.u32(static_cast<uint32_t>(h.b.size())), e.b += h.b;
+    BigEndian f;
+    f.u32(0), f.u32(0xffffffff), f.u64(0), f.u64(0), f.str("[unknown]");
+    e.u32(3), e.u32(static_cast<uint32_t>(f.b.size())), e.b += f.b;
+    BigEndian iv;
+    iv.u32(77), iv.u32(0), iv.u64(10), iv.u64(20), iv.u32(1), iv.u32(1);
+    iv.u32(0), iv.u64(5), iv.u64(500);
+    iv.u64(1234), iv.u64(400), iv.u64(0x3ff8000000000000ull);  // carry 1.5
+    e.u32(5), e.u32(static_cast<uint32_t>(iv.b.size())), e.b += iv.b;
+
+    Profile p = parse_profile(e.b, "be.sprof");
+    CHECK(p.foreign_byte_order == (std::endian::native == std::endian::little));
+    CHECK(p.version_minor == 3);
+    CHECK(p.header.collector == "sprof_pt");
+    CHECK(p.header.argv == std::vector<std::string>{"x"});
+    CHECK(p.header.pid == 77);
+    CHECK(p.header.start_unix_ns == 0x0102030405060708ull);
+    CHECK(p.header.hist_interval_ns == 50'000'000);
+    CHECK(p.header.slots == 2);
+    REQUIRE(p.header.events.size() == 1);
+    CHECK(p.header.events[0].name == "cycles");
+    REQUIRE(p.functions.size() == 1);
+    CHECK(p.functions[0].object == kNoObject);
+    REQUIRE(p.intervals.size() == 1);
+    REQUIRE(p.intervals[0].cells.size() == 1);
+    const auto& cell = p.intervals[0].cells[0];
+    CHECK(cell.samples == 5);
+    CHECK(cell.time_ns == 500);
+    CHECK(cell.events[0].count == 1234);
+    CHECK(cell.events[0].coverage_ns == 400);
+    CHECK(cell.events[0].carry == 1.5);
+    REQUIRE(p.warnings.size() == 1);  // no END: the run was cut short
+    CHECK(p.warnings[0] == "be.sprof: no END record after 1 intervals (the profiled program did not finish)");
+}
+
+TEST_CASE("truncation at every byte keeps the complete intervals or errors in the header") {
+    const Profile full = sample_profile();
+    const std::string b = encode_profile(full);
+    const auto at = record_offsets(b);
+    const size_t header_end = at[1];  // first byte after the HEADER record
+    for (size_t len = 0; len < b.size(); ++len) {
+        CAPTURE(len);
+        const std::string cut = b.substr(0, len);
+        if (len < header_end) {
+            CHECK_THROWS_AS(parse_profile(cut, "cut.sprof"), ProfileError);
+            continue;
+        }
+        Profile p = parse_profile(cut, "cut.sprof");
+        // The complete records are exactly those ending at or before len.
+        size_t complete_intervals = 0;
+        bool cut_inside_record = false;
+        for (size_t i = 0; i < at.size(); ++i) {
+            size_t end = i + 1 < at.size() ? at[i + 1] : b.size();
+            if (end <= len && get_u32(b, at[i]) == 5) ++complete_intervals;
+            if (at[i] < len && len < end) cut_inside_record = true;
+        }
+        REQUIRE(p.intervals.size() == complete_intervals);
+        for (size_t i = 0; i < complete_intervals; ++i)
+            CHECK(p.intervals[i].cells.size() == full.intervals[i].cells.size());
+        CHECK_FALSE(p.end.present);
+        REQUIRE_FALSE(p.warnings.empty());
+        if (cut_inside_record) {
+            size_t last_start = 0;
+            for (size_t s : at)
+                if (s < len) last_start = s;
+            CHECK(p.warnings[0] == "cut.sprof: truncated after " + std::to_string(complete_intervals) +
+                                       " complete intervals (" + std::to_string(len - last_start) +
+                                       " bytes ignored)");
+        }
+    }
+}
+
+TEST_CASE("random bytes are never taken for a profile") {
+    std::mt19937 rng(12345);
+    std::uniform_int_distribution<int> byte(0, 255);
+    for (int round = 0; round < 200; ++round) {
+        std::string junk(1 + round * 7, '\0');
+        for (auto& c : junk) c = static_cast<char>(byte(rng));
+        CHECK_THROWS_AS(parse_profile(junk, "junk"), ProfileError);
+        // Behind a valid file header, random records must still be rejected.
+        std::string b = encode_profile(sample_profile()).substr(0, 16) + junk;
+        CHECK_THROWS_AS(parse_profile(b, "junk"), ProfileError);
+    }
+}
+
+TEST_CASE("a record of an unknown type in the middle is skipped") {
+    Profile want = sample_profile();
+    std::string b = encode_profile(want);
+    const auto at = record_offsets(b);
+    std::string unknown(8 + 13, 'x');
+    set_u32(unknown, 0, 99);
+    set_u32(unknown, 4, 13);
+    b.insert(at[9], unknown);  // between the first and the second interval
+    Profile got = parse_profile(b, "t.sprof");
+    check_equal(got, want);
+    CHECK(got.warnings.empty());
+}
+
+TEST_CASE("reader errors say which file and what is wrong") {
+    const std::string good = encode_profile(sample_profile());
+    const auto at = record_offsets(good);
+
+    CHECK(error_of("") == "t.sprof: empty file (not a profile)");
+    CHECK(error_of("#!/bin/sh\necho hi\n") == "t.sprof: not an sprof profile (bad magic)");
+    CHECK(error_of("SPROF") == "t.sprof: truncated file header (5 of 16 bytes)");
+
+    std::string v2 = good;
+    uint16_t two = 2;
+    std::memcpy(v2.data() + 12, &two, 2);
+    CHECK(error_of(v2) == "t.sprof: profile format version 2.0, this sprof reads 1.x");
+
+    std::string no_header = good.substr(0, 16) + good.substr(at[1]);
+    CHECK(error_of(no_header) == "t.sprof: OBJECT record (type 2) before HEADER at byte 16");
+    CHECK(error_of(good.substr(0, 16)) ==
+          "t.sprof: HEADER record missing (no records after the file header)");
+
+    std::string bad_fn = good;
+    set_u32(bad_fn, at[4] + 8, 7);  // second FUNCTION claims id 7
+    CHECK(error_of(bad_fn) == "t.sprof: corrupt FUNCTION record at byte " + std::to_string(at[4]) +
+                                  " (function id 7 out of order (expected 1))");
+
+    std::string bad_cell = good;
+    set_u32(bad_cell, at[8] + 8 + 32, 3);  // first cell of INTERVAL 0 → function 3 (there are 3)
+    CHECK(error_of(bad_cell) == "t.sprof: corrupt INTERVAL record at byte " + std::to_string(at[8]) +
+                                    " (unknown function id 3)");
+
+    std::string bad_events = good;
+    set_u32(bad_events, at[8] + 8 + 28, 4);  // cells claim 4 events, the header has 2
+    CHECK(error_of(bad_events) == "t.sprof: corrupt INTERVAL record at byte " + std::to_string(at[8]) +
+                                      " (cells carry 4 events, the header has 2)");
+
+    std::string many_cells = good;
+    set_u32(many_cells, at[8] + 8 + 24, 0x7fffffff);
+    CHECK(error_of(many_cells) == "t.sprof: corrupt INTERVAL record at byte " + std::to_string(at[8]) +
+                                      " (2147483647 cells do not fit in the record)");
+
+    std::string long_string = good;
+    set_u32(long_string, at[1] + 8 + 4, 0xfffffff0u);  // OBJECT path length
+    CHECK(error_of(long_string) == "t.sprof: corrupt OBJECT record at byte " + std::to_string(at[1]) +
+                                       " (string length 4294967280 beyond the record)");
+
+    std::string after_end = good + good.substr(at[1], at[2] - at[1]);
+    CHECK(error_of(after_end) ==
+          "t.sprof: OBJECT record after END at byte " + std::to_string(good.size()));
+
+    CHECK_THROWS_WITH_AS(read_profile("/nonexistent/x.sprof"),
+                         "cannot open /nonexistent/x.sprof: No such file or directory", ProfileError);
+}
+
+TEST_CASE("writer rejects what the reader would reject, and a killed writer leaves a readable file") {
+    CHECK_THROWS_WITH_AS(ProfileWriter().open("/nonexistent/dir/p.sprof", {}),
+                         "cannot create /nonexistent/dir/p.sprof: No such file or directory", ProfileError);
+
+    Profile p = sample_profile();
+    TempFile tmp;
+    {
+        ProfileWriter w;
+        w.open(tmp.path, p.header);
+        w.add_object(p.objects[0]);
+        CHECK_THROWS_WITH_AS(w.add_function(p.functions[1]),
+                             (tmp.path + ": function id 1 out of order (expected 0)").c_str(), ProfileError);
+        w.add_function(p.functions[0]);
+        Interval wrong = p.intervals[0];
+        wrong.cells[0].events.pop_back();
+        CHECK_THROWS_AS(w.add_interval(wrong), ProfileError);
+        Interval fine{.tid = 1, .seq = 0, .start_ns = 0, .end_ns = 9, .cells = {}};
+        fine.cells.push_back({0, 1, 9, {{1, 9, NAN}, {2, 9, NAN}}});
+        w.add_interval(fine);
+        // No finish(): the destructor closes the file as if the program died here.
+    }
+    Profile got = read_profile(tmp.path);
+    REQUIRE(got.intervals.size() == 1);  // the rejected interval left no bytes behind
+    CHECK(got.intervals[0].end_ns == 9);
+    CHECK(got.functions.size() == 1);
+    CHECK_FALSE(got.end.present);
+    REQUIRE(got.warnings.size() == 1);
+    CHECK(got.warnings[0] == tmp.path + ": no END record after 1 intervals (the profiled program did not finish)");
+}

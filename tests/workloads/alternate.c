@@ -1,0 +1,69 @@
+/* Two functions that alternate: heavy() takes `ratio` times the CPU time of
+ * light() per call and touches fresh pages; light() touches none. Writes its
+ * own exact accounting (CPU time and minor faults per function) to the truth
+ * file, the ground truth profiles are checked against.
+ *
+ * usage: alternate [-t SECONDS] [-m CALL_MS] [-r RATIO] [-p PAGES_PER_HEAVY_CALL] [-o TRUTH_FILE] */
+#include "workload_common.h" /* first: it defines _GNU_SOURCE */
+
+#include <getopt.h>
+
+static volatile double sink;
+static double heavy_cpu, light_cpu;
+static long heavy_faults, light_faults;
+static long calls;
+
+__attribute__((noinline)) void heavy(double seconds, long pages) {
+    const double t0 = thread_cpu_s();
+    const long f0 = minor_faults();
+    /* Fault in slices so page faults are spread over the call, like real work. */
+    for (int slice = 0; slice < 8; ++slice) {
+        touch_fresh_pages(pages / 8);
+        spin_cpu(seconds / 8, &sink);
+    }
+    heavy_faults += minor_faults() - f0;
+    heavy_cpu += thread_cpu_s() - t0;
+}
+
+__attribute__((noinline)) void light(double seconds) {
+    const double t0 = thread_cpu_s();
+    const long f0 = minor_faults();
+    spin_cpu(seconds, &sink);
+    light_faults += minor_faults() - f0;
+    light_cpu += thread_cpu_s() - t0;
+}
+
+int main(int argc, char **argv) {
+    double total_s = 2.0, call_ms = 20.0, ratio = 3.0;
+    long pages = 512;
+    const char *truth = NULL;
+    int c;
+    while ((c = getopt(argc, argv, "t:m:r:p:o:")) != -1) {
+        switch (c) {
+        case 't': total_s = atof(optarg); break;
+        case 'm': call_ms = atof(optarg); break;
+        case 'r': ratio = atof(optarg); break;
+        case 'p': pages = atol(optarg); break;
+        case 'o': truth = optarg; break;
+        default:
+            fprintf(stderr, "usage: %s [-t seconds] [-m call_ms] [-r ratio] [-p pages] [-o truth]\n", argv[0]);
+            return 2;
+        }
+    }
+    const double light_s = call_ms / 1e3, heavy_s = ratio * light_s;
+    const double start = thread_cpu_s();
+    while (thread_cpu_s() - start < total_s) {
+        heavy(heavy_s, pages);
+        light(light_s);
+        ++calls;
+    }
+    FILE *out = truth ? fopen(truth, "w") : stdout;
+    if (!out) {
+        perror(truth);
+        return 3;
+    }
+    fprintf(out, "heavy_cpu_s %.6f\nlight_cpu_s %.6f\nheavy_faults %ld\nlight_faults %ld\ncalls %ld\n",
+            heavy_cpu, light_cpu, heavy_faults, light_faults, calls);
+    if (out != stdout) fclose(out);
+    return 0;
+}
