@@ -22,11 +22,19 @@ struct FunctionRange {
     std::string name;             // mangled, as in the symbol table
 };
 
+// One PT_LOAD program header: where file bytes land at link time.
+struct LoadSegment {
+    uint64_t offset = 0, vaddr = 0, filesz = 0;
+};
+
 // The functions of one ELF file, sorted by start, non-overlapping.
 class ObjectSymbols {
 public:
     ObjectSymbols() = default;
-    ObjectSymbols(std::string path, std::vector<FunctionRange> functions);
+    // `functions` must be sorted by start and non-overlapping (as load() makes
+    // them). Without segments the table cannot be placed in a mapping.
+    ObjectSymbols(std::string path, std::vector<FunctionRange> functions,
+                  std::vector<LoadSegment> segments = {});
 
     // Reads the ELF file's function symbols. Throws SymbolError when the file
     // is not a readable ELF file; a file without symbols gives an empty table.
@@ -34,6 +42,7 @@ public:
 
     const std::string& path() const { return path_; }
     const std::vector<FunctionRange>& functions() const { return functions_; }
+    const std::vector<LoadSegment>& segments() const { return segments_; }
     // Index into functions() of the function containing link-time `addr`.
     std::optional<size_t> find(uint64_t addr) const;
 
@@ -44,21 +53,21 @@ public:
 private:
     std::string path_;
     std::vector<FunctionRange> functions_;
-    struct Segment { uint64_t offset, vaddr, filesz; };
-    std::vector<Segment> segments_;
-    friend class ObjectSymbolsLoader;
+    std::vector<LoadSegment> segments_;  // sorted by offset
 };
 
 // One executable mapping of a process.
 struct Mapping {
     uint64_t start = 0, end = 0, offset = 0;
-    std::string path;  // file path, or [vdso], [anon] …
+    std::string path;      // file path (without " (deleted)"), or [vdso], [anon] …
+    bool deleted = false;  // the file was removed or replaced since it was mapped
 };
 
 // Parses /proc/PID/maps (pid 0 = self): executable mappings only, sorted.
+// Throws SymbolError when the maps cannot be read (e.g. the process is gone).
 std::vector<Mapping> read_exec_mappings(pid_t pid);
 
-// The answer for one PC.
+// The answer for one PC. The pointers stay valid as long as the AddressSpace.
 struct Resolved {
     const std::string* object = nullptr;   // mapping path; null when in no mapping
     const FunctionRange* function = nullptr; // null → [unknown] within object
@@ -70,21 +79,36 @@ struct Resolved {
 class AddressSpace {
 public:
     explicit AddressSpace(pid_t pid = 0) : pid_(pid) {}
+    // Re-reads the maps; throws SymbolError when they cannot be read.
     void refresh();
-    void set_pid(pid_t pid) { pid_ = pid; }
+    // Follows another process (e.g. after fork): forgets the mappings, keeps the tables.
+    void set_pid(pid_t pid);
     // Resolves a PC; when it is in no known mapping, refreshes once and retries.
+    // Never throws: a process that is gone keeps the mappings last seen.
     Resolved resolve(uint64_t pc);
     // Adds a table computed elsewhere (control files), used instead of reading the ELF.
     void preload(ObjectSymbols table);
+    // "PATH: why" for every object whose symbols could not be read (each once).
+    const std::vector<std::string>& unreadable() const { return unreadable_; }
 
 private:
-    struct Loaded { Mapping map; uint64_t bias; std::shared_ptr<const ObjectSymbols> syms; };
+    struct Loaded {
+        Mapping map;
+        uint64_t bias;  // run-time address − link-time address
+        bool placed;    // the table's segments cover the mapping, so bias is known
+        std::shared_ptr<const ObjectSymbols> syms;
+    };
     const Loaded* find(uint64_t pc) const;
-    std::shared_ptr<const ObjectSymbols> table_for(const std::string& path);
+    Resolved answer(const Loaded& loaded, uint64_t pc) const;
+    void attach(Loaded& loaded);
+    std::shared_ptr<const ObjectSymbols> table_for(const Mapping& map);
     pid_t pid_;
-    std::vector<Loaded> maps_;
+    std::vector<Loaded> maps_;  // sorted by start
+    // Every table ever used, never dropped (Resolved points into them); the
+    // latest one for a path wins. Unreadable files get an empty table.
     std::vector<std::shared_ptr<const ObjectSymbols>> tables_;
-    std::vector<std::string> unreadable_;  // ELF files that failed to load (warned once)
+    std::vector<std::string> unreadable_;
+    int64_t quiet_until_ns_ = 0;  // no refresh on a miss before this (miss storms)
 };
 
 // Demangles a C++ symbol name; returns it unchanged when not mangled.
