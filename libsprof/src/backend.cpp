@@ -8,6 +8,7 @@ std::unique_ptr<Backend> make_backend(const std::string& name, const std::vector
     if (events.size() > kMaxEvents)
         throw BackendError("too many events: at most " + std::to_string(kMaxEvents));
     if (name == "perf") return make_perf_backend(events, slots);
+    if (name == "cmdev") return make_cmdev_backend(events, slots);
     throw BackendError("unknown backend '" + name + "' (use perf or cmdev)");
 }
 

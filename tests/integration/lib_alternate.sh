@@ -4,7 +4,7 @@
 source "$(dirname "$0")/common.sh" "$1"
 
 "$BIN/sprof_lib" -e task-clock,page-faults,context-switches,cpu-migrations --slots 2 -o alt.sprof \
-    "$WORK/alternate" -t 3 -m 50 -o truth.txt
+    "$WORK/alternate" -t 5 -m 50 -o truth.txt
 for est in coverage carry; do
     "$BIN/sprof" --format csv --estimator $est alt.sprof > report-$est.csv
     check_alternate report-$est.csv truth.txt "sprof_lib/$est"

@@ -16,10 +16,12 @@ static long calls;
 __attribute__((noinline)) void heavy(double seconds, long pages) {
     const double t0 = thread_cpu_s();
     const long f0 = minor_faults();
-    /* Fault in slices so page faults are spread over the call, like real work. */
-    for (int slice = 0; slice < 8; ++slice) {
-        touch_fresh_pages(pages / 8);
-        spin_cpu(seconds / 8, &sink);
+    /* Fault in ~1 ms slices so page faults are spread evenly over the call,
+     * like steady work, rather than in bursts a sampler could alias with. */
+    const long slices = seconds > 0.002 ? (long)(seconds / 0.001) : 1;
+    for (long slice = 0; slice < slices; ++slice) {
+        touch_fresh_pages(pages * (slice + 1) / slices - pages * slice / slices);
+        spin_cpu(seconds / slices, &sink);
     }
     heavy_faults += minor_faults() - f0;
     heavy_cpu += thread_cpu_s() - t0;

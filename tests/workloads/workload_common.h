@@ -36,6 +36,7 @@ static inline __attribute__((always_inline)) void spin_cpu(double seconds, volat
  * transparent huge pages are turned off for the range), unmaps them. */
 static inline __attribute__((always_inline)) void touch_fresh_pages(long pages) {
     const long page = sysconf(_SC_PAGESIZE);
+    if (pages <= 0) return;
     char *p = mmap(NULL, pages * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) {
         perror("mmap");

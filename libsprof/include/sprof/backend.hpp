@@ -39,6 +39,9 @@ public:
 };
 
 std::unique_ptr<Backend> make_perf_backend(const std::vector<EventSpec>& events, unsigned slots);
+// /dev/cmdev from kmod/cmdev.ko; the module rotates the live set. Throws
+// BackendError when the device is missing or speaks another ABI.
+std::unique_ptr<Backend> make_cmdev_backend(const std::vector<EventSpec>& events, unsigned slots);
 
 // "perf" (perf_event_open) or "cmdev" (/dev/cmdev). Throws BackendError.
 std::unique_ptr<Backend> make_backend(const std::string& name,

@@ -1,0 +1,615 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmdev - per-task virtual event counters on /dev/cmdev.
+ *
+ * A session (one open file) counts N events of one task with the in-kernel
+ * perf_event API but keeps only K of them live at a time. Each SAMPLE returns
+ * the deltas of the live events since the previous SAMPLE and rotates the
+ * live set round-robin: live set s = events {(s*K + j) mod N : j < K}.
+ * The ioctl ABI is in include/uapi/cmdev.h and docs/KMOD.md.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/capability.h>
+#include <linux/cred.h>
+#include <linux/fs.h>
+#include <linux/gcd.h>
+#include <linux/kernel.h>
+#include <linux/list.h>
+#include <linux/miscdevice.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/perf_event.h>
+#include <linux/pid.h>
+#include <linux/sched.h>
+#include <linux/sched/coredump.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "include/uapi/cmdev.h"
+
+/* Bound on any struct size we accept, so hostile sizes cannot make us scan far. */
+#define CMDEV_MAX_STRUCT_SIZE	PAGE_SIZE
+#define CMDEV_SNAPSHOT_SIZE	8192
+
+enum cmdev_state {
+	CMDEV_NEW,		/* nothing configured */
+	CMDEV_CONFIGURED,	/* events known, no counters */
+	CMDEV_ATTACHED,		/* counters exist on s->task */
+	CMDEV_GONE,		/* the task exited and its final values were returned */
+};
+
+static const char *const cmdev_state_names[] = {
+	[CMDEV_NEW] = "new",
+	[CMDEV_CONFIGURED] = "configured",
+	[CMDEV_ATTACHED] = "attached",
+	[CMDEV_GONE] = "exited",
+};
+
+struct cmdev_session {
+	struct mutex lock;		/* serialises every operation on the session */
+	enum cmdev_state state;
+	u32 n_events, slots;
+	u32 step, period;		/* position in the round-robin schedule */
+	u32 live;			/* mask of the live events */
+	u32 attach_flags;
+	u64 seq;			/* samples taken */
+	struct cmdev_event events[CMDEV_MAX_EVENTS];
+	struct perf_event *counters[CMDEV_MAX_EVENTS];
+	struct perf_event *clock;	/* task-clock, always live: the reference time */
+	u64 last_clock;
+	u64 last_count[CMDEV_MAX_EVENTS];	/* values at the previous sample */
+	u64 last_enabled[CMDEV_MAX_EVENTS];
+	u64 last_running[CMDEV_MAX_EVENTS];
+	struct task_struct *task;	/* held while attached */
+	struct list_head claim;		/* in cmdev_claims while attached */
+	struct cmdev_sample out;	/* too big for the stack */
+};
+
+/* Tasks owned by a session: one session per task. */
+static LIST_HEAD(cmdev_claims);
+static DEFINE_MUTEX(cmdev_claims_lock);
+
+static u32 cmdev_live_set(const struct cmdev_session *s, u32 step)
+{
+	u32 mask = 0, j;
+
+	for (j = 0; j < s->slots; j++)
+		mask |= BIT((step * s->slots + j) % s->n_events);
+	return mask;
+}
+
+/*
+ * Reads the size field of a user struct and checks it: smaller than the first
+ * ABI version is -EINVAL, absurdly large is -E2BIG.
+ */
+static int cmdev_user_size(const void __user *uarg, size_t min_size, u32 *usize)
+{
+	if (get_user(*usize, (const u32 __user *)uarg))
+		return -EFAULT;
+	if (*usize < min_size)
+		return -EINVAL;
+	if (*usize > CMDEV_MAX_STRUCT_SIZE)
+		return -E2BIG;
+	return 0;
+}
+
+/* Copies an input struct; a longer user struct must have a zero tail. */
+static int cmdev_copy_in(void *dst, size_t ksize, const void __user *uarg)
+{
+	u32 usize;
+	int err = cmdev_user_size(uarg, ksize, &usize);
+
+	if (err)
+		return err;
+	return copy_struct_from_user(dst, ksize, uarg, usize);
+}
+
+/* Copies an output struct; the tail of a longer user struct reads as zero. */
+static int cmdev_copy_out(void __user *uarg, u32 usize, const void *src, size_t ksize)
+{
+	if (copy_to_user(uarg, src, min_t(size_t, usize, ksize)))
+		return -EFAULT;
+	if (usize > ksize && clear_user(uarg + ksize, usize - ksize))
+		return -EFAULT;
+	return 0;
+}
+
+static int cmdev_version(void __user *uarg)
+{
+	struct cmdev_version v = {
+		.abi_version = CMDEV_ABI_VERSION,
+		.max_events = CMDEV_MAX_EVENTS,
+		.event_flags = CMDEV_EV_FLAGS_ALL,
+		.attach_flags = CMDEV_ATTACH_FLAGS_ALL,
+	};
+	u32 usize;
+	int err = cmdev_user_size(uarg, sizeof(v), &usize);
+
+	if (err)
+		return err;
+	v.size = sizeof(v);
+	return cmdev_copy_out(uarg, usize, &v, sizeof(v));
+}
+
+/*
+ * Breakpoints and tracepoints need attr fields this ABI does not carry.
+ * Without CAP_PERFMON only user-space counting is allowed, the rule of
+ * perf_event_paranoid=2, which perf_event_create_kernel_counter() itself does
+ * not apply.
+ */
+static int cmdev_check_event(const struct cmdev_event *ev)
+{
+	const u32 all_excluded = CMDEV_EV_EXCLUDE_USER | CMDEV_EV_EXCLUDE_KERNEL |
+				 CMDEV_EV_EXCLUDE_HV;
+
+	if (ev->flags & ~CMDEV_EV_FLAGS_ALL)
+		return -EINVAL;
+	if ((ev->flags & all_excluded) == all_excluded)
+		return -EINVAL;
+	if (ev->type == PERF_TYPE_TRACEPOINT || ev->type == PERF_TYPE_BREAKPOINT)
+		return -EINVAL;
+	if (!(ev->flags & CMDEV_EV_EXCLUDE_KERNEL && ev->flags & CMDEV_EV_EXCLUDE_HV) &&
+	    !perfmon_capable())
+		return -EPERM;
+	return 0;
+}
+
+static int cmdev_configure(struct cmdev_session *s, const void __user *uarg)
+{
+	struct cmdev_event events[CMDEV_MAX_EVENTS];
+	struct cmdev_config c;
+	const u8 __user *uev;
+	u32 i;
+	int err;
+
+	err = cmdev_copy_in(&c, sizeof(c), uarg);
+	if (err)
+		return err;
+	if (s->state == CMDEV_ATTACHED || s->state == CMDEV_GONE)
+		return -EBUSY;
+	if (c.n_events > CMDEV_MAX_EVENTS)
+		return -E2BIG;
+	if (c.n_events == 0 || c.slots == 0 || c.slots > c.n_events)
+		return -EINVAL;
+	if (c.event_size < sizeof(struct cmdev_event))
+		return -EINVAL;
+	if (c.event_size > CMDEV_MAX_STRUCT_SIZE)
+		return -E2BIG;
+
+	uev = u64_to_user_ptr(c.events);
+	for (i = 0; i < c.n_events; i++) {
+		err = copy_struct_from_user(&events[i], sizeof(events[i]),
+					    uev + (size_t)i * c.event_size, c.event_size);
+		if (err)
+			return err;
+		err = cmdev_check_event(&events[i]);
+		if (err)
+			return err;
+	}
+
+	memcpy(s->events, events, c.n_events * sizeof(events[0]));
+	s->n_events = c.n_events;
+	s->slots = c.slots;
+	s->state = CMDEV_CONFIGURED;
+	return 0;
+}
+
+/*
+ * The rule of ptrace_may_access(task, PTRACE_MODE_READ_REALCREDS), which the
+ * kernel does not export to modules: the caller's thread group, or the
+ * caller's real uid and gid equal all of the target's ids and the target is
+ * dumpable, or CAP_SYS_PTRACE over the target. Security modules are not asked.
+ */
+static bool cmdev_may_access(struct task_struct *task)
+{
+	const struct cred *cred = current_cred(), *tcred;
+	struct mm_struct *mm;
+	bool ok;
+
+	if (same_thread_group(task, current))
+		return true;
+
+	task_lock(task);
+	rcu_read_lock();
+	tcred = __task_cred(task);
+	ok = (uid_eq(cred->uid, tcred->euid) && uid_eq(cred->uid, tcred->suid) &&
+	      uid_eq(cred->uid, tcred->uid) && gid_eq(cred->gid, tcred->egid) &&
+	      gid_eq(cred->gid, tcred->sgid) && gid_eq(cred->gid, tcred->gid)) ||
+	     ns_capable(tcred->user_ns, CAP_SYS_PTRACE);
+	rcu_read_unlock();
+	if (ok) {
+		/* Dumpability must be read after the credentials (pairs with commit_creds()). */
+		smp_rmb();
+		mm = task->mm;
+		if (mm && get_dumpable(mm) != SUID_DUMP_USER &&
+		    !ns_capable(mm->user_ns, CAP_SYS_PTRACE))
+			ok = false;
+	}
+	task_unlock(task);
+	return ok;
+}
+
+static struct task_struct *cmdev_get_task(pid_t nr)
+{
+	struct task_struct *task;
+	struct pid *pid;
+
+	if (nr == 0) {
+		get_task_struct(current);
+		return current;
+	}
+	pid = find_get_pid(nr);
+	if (!pid)
+		return ERR_PTR(-ESRCH);
+	task = get_pid_task(pid, PIDTYPE_PID);
+	put_pid(pid);
+	return task ? task : ERR_PTR(-ESRCH);
+}
+
+/* Makes s the one session of task; -EBUSY when another session has it. */
+static int cmdev_claim(struct cmdev_session *s, struct task_struct *task)
+{
+	struct cmdev_session *other;
+	int err = 0;
+
+	mutex_lock(&cmdev_claims_lock);
+	list_for_each_entry(other, &cmdev_claims, claim) {
+		if (other->task == task) {
+			err = -EBUSY;
+			break;
+		}
+	}
+	if (!err) {
+		s->task = task;
+		list_add(&s->claim, &cmdev_claims);
+	}
+	mutex_unlock(&cmdev_claims_lock);
+	return err;
+}
+
+static void cmdev_unclaim(struct cmdev_session *s)
+{
+	mutex_lock(&cmdev_claims_lock);
+	list_del_init(&s->claim);
+	mutex_unlock(&cmdev_claims_lock);
+	s->task = NULL;
+}
+
+static void cmdev_release_counters(struct cmdev_session *s)
+{
+	u32 i;
+
+	for (i = 0; i < CMDEV_MAX_EVENTS; i++) {
+		if (s->counters[i])
+			perf_event_release_kernel(s->counters[i]);
+		s->counters[i] = NULL;
+	}
+	if (s->clock)
+		perf_event_release_kernel(s->clock);
+	s->clock = NULL;
+}
+
+static struct perf_event *cmdev_counter(struct perf_event_attr *attr, struct task_struct *task,
+					u32 flags, bool live)
+{
+	const bool on_exec = flags & CMDEV_ATTACH_ON_EXEC;
+
+	attr->size = sizeof(*attr);
+	attr->inherit = !!(flags & CMDEV_ATTACH_INHERIT);
+	attr->disabled = !live || on_exec;
+	attr->enable_on_exec = live && on_exec;
+	return perf_event_create_kernel_counter(attr, -1, task, NULL, NULL);
+}
+
+static int cmdev_create_counters(struct cmdev_session *s, struct task_struct *task, u32 flags)
+{
+	struct perf_event_attr clock_attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_TASK_CLOCK,
+	};
+	struct perf_event *counter;
+	u32 i;
+
+	counter = cmdev_counter(&clock_attr, task, flags, true);
+	if (IS_ERR(counter))
+		return PTR_ERR(counter);
+	s->clock = counter;
+	s->last_clock = 0;
+	for (i = 0; i < s->n_events; i++) {
+		const struct cmdev_event *ev = &s->events[i];
+		struct perf_event_attr attr = {
+			.type = ev->type,
+			.config = ev->config,
+			.exclude_user = !!(ev->flags & CMDEV_EV_EXCLUDE_USER),
+			.exclude_kernel = !!(ev->flags & CMDEV_EV_EXCLUDE_KERNEL),
+			.exclude_hv = !!(ev->flags & CMDEV_EV_EXCLUDE_HV),
+		};
+
+		counter = cmdev_counter(&attr, task, flags, s->live & BIT(i));
+		if (IS_ERR(counter)) {
+			cmdev_release_counters(s);
+			return PTR_ERR(counter);
+		}
+		s->counters[i] = counter;
+		s->last_count[i] = 0;
+		s->last_enabled[i] = 0;
+		s->last_running[i] = 0;
+	}
+	return 0;
+}
+
+static int cmdev_attach(struct cmdev_session *s, const void __user *uarg)
+{
+	struct task_struct *task;
+	struct cmdev_attach a;
+	int err;
+
+	err = cmdev_copy_in(&a, sizeof(a), uarg);
+	if (err)
+		return err;
+	if (a.flags & ~CMDEV_ATTACH_FLAGS_ALL || a.reserved || a.pid < 0)
+		return -EINVAL;
+	if (s->state == CMDEV_ATTACHED || s->state == CMDEV_GONE)
+		return -EBUSY;
+	if (s->state != CMDEV_CONFIGURED)
+		return -EINVAL;
+	/*
+	 * The exported perf API switches only the top-level counter, not the
+	 * per-thread copies that inherit creates, so inherited counters cannot
+	 * be rotated: they must all stay live.
+	 */
+	if (a.flags & CMDEV_ATTACH_INHERIT && s->slots != s->n_events)
+		return -EINVAL;
+
+	task = cmdev_get_task(a.pid);
+	if (IS_ERR(task))
+		return PTR_ERR(task);
+	if (task->flags & PF_KTHREAD) {
+		err = -EINVAL;
+		goto out_put;
+	}
+	if (task->flags & PF_EXITING) {
+		err = -ESRCH;
+		goto out_put;
+	}
+	/* As perf_event_open(): hold off exec between the check and the counters. */
+	err = down_read_interruptible(&task->signal->exec_update_lock);
+	if (err)
+		goto out_put;
+	if (!cmdev_may_access(task)) {
+		err = -EPERM;
+		goto out_unlock;
+	}
+	err = cmdev_claim(s, task);
+	if (err)
+		goto out_unlock;
+	s->step = 0;
+	s->period = s->n_events / gcd(s->n_events, s->slots);
+	s->live = cmdev_live_set(s, 0);
+	s->seq = 0;
+	s->attach_flags = a.flags;
+	err = cmdev_create_counters(s, task, a.flags);
+	if (err) {
+		cmdev_unclaim(s);
+		goto out_unlock;
+	}
+	up_read(&task->signal->exec_update_lock);
+	s->state = CMDEV_ATTACHED;
+	return 0;	/* the task reference now belongs to the session */
+
+out_unlock:
+	up_read(&task->signal->exec_update_lock);
+out_put:
+	put_task_struct(task);
+	return err;
+}
+
+static void cmdev_detach_locked(struct cmdev_session *s)
+{
+	struct task_struct *task = s->task;
+
+	cmdev_release_counters(s);
+	cmdev_unclaim(s);
+	put_task_struct(task);
+	s->state = CMDEV_CONFIGURED;
+}
+
+static int cmdev_detach(struct cmdev_session *s)
+{
+	if (s->state != CMDEV_ATTACHED && s->state != CMDEV_GONE)
+		return -EINVAL;
+	cmdev_detach_locked(s);
+	return 0;
+}
+
+static int cmdev_sample(struct cmdev_session *s, void __user *uarg)
+{
+	struct cmdev_sample *out = &s->out;
+	u64 clock, enabled, running;
+	u32 usize, next, i;
+	bool exited;
+	int err;
+
+	err = cmdev_user_size(uarg, sizeof(*out), &usize);
+	if (err)
+		return err;
+	if (s->state == CMDEV_GONE)
+		return -ESRCH;
+	if (s->state != CMDEV_ATTACHED)
+		return -EINVAL;
+
+	/* exit_state is set after perf_event_exit_task(): the counts are final. */
+	exited = READ_ONCE(s->task->exit_state) != 0;
+	next = exited ? s->live : cmdev_live_set(s, (s->step + 1) % s->period);
+
+	memset(out, 0, sizeof(*out));
+	out->size = sizeof(*out);
+	out->live_mask = s->live;
+	out->next_mask = next;
+	out->seq = ++s->seq;
+	clock = perf_event_read_value(s->clock, &enabled, &running);
+	out->task_ns = clock - s->last_clock;
+	s->last_clock = clock;
+
+	/* Stop the outgoing events first so nothing they count after the read is lost. */
+	for (i = 0; i < s->n_events; i++)
+		if (s->live & ~next & BIT(i))
+			perf_event_disable(s->counters[i]);
+	for (i = 0; i < s->n_events; i++) {
+		u64 count;
+
+		if (!(s->live & BIT(i)))
+			continue;
+		count = perf_event_read_value(s->counters[i], &enabled, &running);
+		out->delta[i] = count - s->last_count[i];
+		out->enabled[i] = enabled - s->last_enabled[i];
+		out->running[i] = running - s->last_running[i];
+		s->last_count[i] = count;
+		s->last_enabled[i] = enabled;
+		s->last_running[i] = running;
+	}
+	for (i = 0; i < s->n_events; i++)
+		if (next & ~s->live & BIT(i))
+			perf_event_enable(s->counters[i]);
+
+	s->live = next;
+	s->step = (s->step + 1) % s->period;
+	if (exited) {
+		out->flags |= CMDEV_SAMPLE_EXITED;
+		s->state = CMDEV_GONE;
+	}
+	return cmdev_copy_out(uarg, usize, out, sizeof(*out));
+}
+
+static long cmdev_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	struct cmdev_session *s = file->private_data;
+	void __user *uarg = (void __user *)arg;
+	long err;
+
+	if (cmd == CMDEV_IOC_VERSION)
+		return cmdev_version(uarg);
+
+	mutex_lock(&s->lock);
+	switch (cmd) {
+	case CMDEV_IOC_CONFIGURE:
+		err = cmdev_configure(s, uarg);
+		break;
+	case CMDEV_IOC_ATTACH:
+		err = cmdev_attach(s, uarg);
+		break;
+	case CMDEV_IOC_SAMPLE:
+		err = cmdev_sample(s, uarg);
+		break;
+	case CMDEV_IOC_DETACH:
+		err = cmdev_detach(s);
+		break;
+	default:
+		err = -ENOTTY;
+		break;
+	}
+	mutex_unlock(&s->lock);
+	return err;
+}
+
+/* The human-readable snapshot: current totals, without disturbing the deltas. */
+static size_t cmdev_snapshot(struct cmdev_session *s, char *buf, size_t size)
+{
+	const bool counting = s->state == CMDEV_ATTACHED || s->state == CMDEV_GONE;
+	u64 count, enabled, running;
+	size_t n = 0;
+	u32 i;
+
+	n += scnprintf(buf + n, size - n, "cmdev abi %d\nstate %s\n", CMDEV_ABI_VERSION,
+		       cmdev_state_names[s->state]);
+	if (s->state == CMDEV_NEW)
+		return n;
+	n += scnprintf(buf + n, size - n, "events %u slots %u\n", s->n_events, s->slots);
+	if (counting)
+		n += scnprintf(buf + n, size - n,
+			       "task %d inherit %d on_exec %d\nsamples %llu live 0x%x task_ns %llu\n",
+			       task_pid_nr(s->task), !!(s->attach_flags & CMDEV_ATTACH_INHERIT),
+			       !!(s->attach_flags & CMDEV_ATTACH_ON_EXEC), s->seq, s->live,
+			       perf_event_read_value(s->clock, &enabled, &running));
+	for (i = 0; i < s->n_events; i++) {
+		const struct cmdev_event *ev = &s->events[i];
+
+		n += scnprintf(buf + n, size - n, "event %u type %u config 0x%llx flags 0x%x", i,
+			       ev->type, ev->config, ev->flags);
+		if (counting) {
+			count = perf_event_read_value(s->counters[i], &enabled, &running);
+			n += scnprintf(buf + n, size - n,
+				       " count %llu enabled_ns %llu running_ns %llu%s", count,
+				       enabled, running, s->live & BIT(i) ? " live" : "");
+		}
+		n += scnprintf(buf + n, size - n, "\n");
+	}
+	return n;
+}
+
+static ssize_t cmdev_read(struct file *file, char __user *ubuf, size_t len, loff_t *ppos)
+{
+	struct cmdev_session *s = file->private_data;
+	ssize_t ret;
+	size_t n;
+	char *buf;
+
+	buf = kmalloc(CMDEV_SNAPSHOT_SIZE, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	mutex_lock(&s->lock);
+	n = cmdev_snapshot(s, buf, CMDEV_SNAPSHOT_SIZE);
+	mutex_unlock(&s->lock);
+	ret = simple_read_from_buffer(ubuf, len, ppos, buf, n);
+	kfree(buf);
+	return ret;
+}
+
+static int cmdev_open(struct inode *inode, struct file *file)
+{
+	struct cmdev_session *s;
+
+	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return -ENOMEM;
+	mutex_init(&s->lock);
+	INIT_LIST_HEAD(&s->claim);
+	file->private_data = s;
+	return nonseekable_open(inode, file);
+}
+
+static int cmdev_release(struct inode *inode, struct file *file)
+{
+	struct cmdev_session *s = file->private_data;
+
+	if (s->state == CMDEV_ATTACHED || s->state == CMDEV_GONE)
+		cmdev_detach_locked(s);
+	mutex_destroy(&s->lock);
+	kfree(s);
+	return 0;
+}
+
+static const struct file_operations cmdev_fops = {
+	.owner = THIS_MODULE,	/* a session pins the module */
+	.open = cmdev_open,
+	.release = cmdev_release,
+	.read = cmdev_read,
+	.unlocked_ioctl = cmdev_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+	.llseek = no_llseek,
+};
+
+static struct miscdevice cmdev_misc = {
+	.minor = MISC_DYNAMIC_MINOR,
+	.name = "cmdev",
+	.fops = &cmdev_fops,
+	.mode = 0666,	/* access to a task is checked at ATTACH */
+};
+
+module_misc_device(cmdev_misc);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("Per-task virtual event counters (multiplexed perf events) on /dev/cmdev");

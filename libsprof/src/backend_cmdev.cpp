@@ -1,0 +1,140 @@
+// The cmdev backend: counters from /dev/cmdev (kmod/cmdev.ko). The module
+// keeps the live set and rotates it on every SAMPLE, so one ioctl per tick
+// yields the deltas and the reference time (the task's CPU time, from a
+// task-clock counter the module keeps live beside the N events).
+#include <fcntl.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include <uapi/cmdev.h>
+
+#include "sprof/backend.hpp"
+
+namespace sprof {
+namespace {
+
+static_assert(CMDEV_MAX_EVENTS >= kMaxEvents, "every run must fit in one cmdev session");
+
+constexpr const char* kDevice = "/dev/cmdev";
+
+std::string errno_text(int err) { return std::strerror(err); }
+
+// Opens the device and checks that it speaks our ABI.
+int open_device() {
+    int fd = ::open(kDevice, O_RDWR | O_CLOEXEC);
+    if (fd < 0) {
+        const int err = errno;
+        if (err == ENOENT || err == ENODEV || err == ENXIO)
+            throw BackendError("cmdev: /dev/cmdev not found — load the module: insmod kmod/cmdev.ko");
+        throw BackendError(std::string("cmdev: cannot open /dev/cmdev: ") + errno_text(err));
+    }
+    cmdev_version v{};
+    v.size = sizeof v;
+    if (ioctl(fd, CMDEV_IOC_VERSION, &v) < 0 || v.abi_version != CMDEV_ABI_VERSION) {
+        ::close(fd);
+        throw BackendError("cmdev: /dev/cmdev speaks ABI " + std::to_string(v.abi_version) + ", not " +
+                           std::to_string(CMDEV_ABI_VERSION) + " — load the matching kmod/cmdev.ko");
+    }
+    return fd;
+}
+
+// The subset of perf_event_attr that cmdev carries; anything else would be
+// silently dropped, so such events are refused.
+cmdev_event to_cmdev_event(const EventSpec& ev) {
+    const perf_event_attr& a = ev.attr;
+    if (a.type == PERF_TYPE_BREAKPOINT || a.type == PERF_TYPE_TRACEPOINT || a.config1 || a.config2)
+        throw BackendError("cmdev: event '" + ev.name +
+                           "' needs perf attributes /dev/cmdev does not take (use --backend perf)");
+    cmdev_event c{};
+    c.type = a.type;
+    c.config = a.config;
+    c.flags = (a.exclude_user ? CMDEV_EV_EXCLUDE_USER : 0u) | (a.exclude_kernel ? CMDEV_EV_EXCLUDE_KERNEL : 0u) |
+              (a.exclude_hv ? CMDEV_EV_EXCLUDE_HV : 0u);
+    return c;
+}
+
+class CmdevTaskCounters final : public TaskCounters {
+public:
+    explicit CmdevTaskCounters(int fd) : fd_(fd) {}
+    ~CmdevTaskCounters() override { ::close(fd_); }
+
+    bool sample(RawSample& s) noexcept override {
+        if (gone_) return false;
+        out_.size = sizeof out_;
+        if (ioctl(fd_, CMDEV_IOC_SAMPLE, &out_) < 0) return false;
+        s.live_mask = out_.live_mask;
+        s.ref_ns = out_.task_ns;
+        for (unsigned e = 0; e < kMaxEvents; ++e)
+            if (out_.live_mask & (1u << e)) s.delta[e] = out_.delta[e];
+        gone_ = out_.flags & CMDEV_SAMPLE_EXITED;  // these were the final values
+        return true;
+    }
+
+private:
+    int fd_;
+    bool gone_ = false;
+    cmdev_sample out_{};  // preallocated: sample() runs in a signal handler
+};
+
+class CmdevBackend final : public Backend {
+public:
+    CmdevBackend(const std::vector<EventSpec>& events, unsigned slots) : names_(events.size()) {
+        for (size_t e = 0; e < events.size(); ++e) {
+            events_.push_back(to_cmdev_event(events[e]));
+            names_[e] = events[e].name;
+        }
+        const auto n = static_cast<unsigned>(events.size());
+        slots_ = slots == 0 || slots > n ? n : slots;
+        ::close(open_device());  // fail now, not when the program is already running
+    }
+
+    std::string name() const override { return "cmdev"; }
+
+    std::unique_ptr<TaskCounters> attach(pid_t tid, bool enable_on_exec) override {
+        const int fd = open_device();
+        cmdev_config c{};
+        c.size = sizeof c;
+        c.n_events = static_cast<uint32_t>(events_.size());
+        c.slots = slots_;
+        c.event_size = sizeof(cmdev_event);
+        c.events = reinterpret_cast<uintptr_t>(events_.data());
+        if (ioctl(fd, CMDEV_IOC_CONFIGURE, &c) < 0) fail(fd, "configuring " + event_list(), errno);
+        cmdev_attach a{};
+        a.size = sizeof a;
+        a.flags = enable_on_exec ? CMDEV_ATTACH_ON_EXEC : 0;
+        a.pid = tid;
+        if (ioctl(fd, CMDEV_IOC_ATTACH, &a) < 0)
+            fail(fd, "counting " + event_list() + " for task " + std::to_string(tid), errno);
+        return std::make_unique<CmdevTaskCounters>(fd);
+    }
+
+private:
+    [[noreturn]] static void fail(int fd, const std::string& what, int err) {
+        ::close(fd);
+        std::string why = errno_text(err);
+        if (err == EBUSY) why = "another session already counts this task";
+        if (err == EPERM) why = "not permitted (kernel-mode events need CAP_PERFMON; other users' tasks need ptrace rights)";
+        if (err == ENOENT) why = "the kernel cannot count one of these events here (no PMU?)";
+        throw BackendError("cmdev: " + what + ": " + why);
+    }
+    std::string event_list() const {
+        std::string s;
+        for (const auto& n : names_) s += (s.empty() ? "" : ",") + n;
+        return s;
+    }
+
+    std::vector<cmdev_event> events_;
+    std::vector<std::string> names_;
+    unsigned slots_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> make_cmdev_backend(const std::vector<EventSpec>& events, unsigned slots) {
+    return std::make_unique<CmdevBackend>(events, slots);
+}
+
+}  // namespace sprof
