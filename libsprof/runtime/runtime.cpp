@@ -15,6 +15,7 @@
 
 #include "sampler.hpp"
 #include "sprof/backend.hpp"
+#include "sprof/control_file.hpp"
 #include "sprof/events.hpp"
 #include "sprof/run_options.hpp"
 #include "sprof/session.hpp"
@@ -123,30 +124,19 @@ void set_up() {
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     std::string program = n > 0 ? std::string(exe, n) : "unknown";
 
-    ProfileHeader h;
-    h.collector = "sprof_lib";
-    h.backend = rt->opts.backend;
-    h.program = program;
+    std::vector<std::string> argv;
     {
         std::ifstream cmdline("/proc/self/cmdline");
-        for (std::string arg; std::getline(cmdline, arg, '\0');) h.argv.push_back(arg);
+        for (std::string arg; std::getline(cmdline, arg, '\0');) argv.push_back(arg);
     }
-    char host[256] = {};
-    gethostname(host, sizeof host - 1);
-    h.hostname = host;
-    h.pid = static_cast<uint32_t>(rt->owner);
-    timespec now;
-    clock_gettime(CLOCK_REALTIME, &now);
-    h.start_unix_ns = uint64_t(now.tv_sec) * 1'000'000'000u + uint64_t(now.tv_nsec);
-    h.clock = "cpu";
-    h.sample_interval_ns = rt->opts.sample_interval_ns;
-    h.hist_interval_ns = rt->opts.hist_interval_ns;
-    h.hist_samples = h.hist_interval_ns ? 0 : rt->opts.hist_samples;
-    h.slots = slots;
-    for (const auto& s : specs) h.events.push_back(ProfileEvent{s.name, s.time_like});
+    ProfileHeader h = make_profile_header("sprof_lib", rt->opts, specs, slots, program, std::move(argv), rt->owner);
+    std::vector<ObjectSymbols> tables;  // precomputed by preprof: no ELF reading at start
+    if (!rt->opts.control.empty()) tables = read_control_file(rt->opts.control).tables;
 
-    std::string path = expand_output_path(rt->opts.output, program, rt->owner);
-    rt->session = std::make_unique<ProfileSession>(path, std::move(h), 0, monotonic_ns());
+    const char* root = std::getenv(kRootPidVariable);
+    const bool descendant = root && std::atoi(root) != rt->owner;
+    std::string path = expand_output_path(rt->opts.output, program, rt->owner, descendant);
+    rt->session = std::make_unique<ProfileSession>(path, std::move(h), 0, monotonic_ns(), std::move(tables));
     rt->signo = install_handler();
     rt->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
     if (rt->wake_fd < 0) throw std::runtime_error("eventfd failed");

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <string>
 
+#include "sprof/control_file.hpp"
 #include "sprof/events.hpp"
 #include "sprof/launch.hpp"
 #include "sprof/run_options.hpp"
@@ -31,9 +32,10 @@ int main(int argc, char** argv) {
     const std::string tool = "sprof_lib";
     sprof::RunOptions opts;
     try {
-        int program = sprof::parse_run_options(argc, argv, opts, false);
+        int program = sprof::parse_run_with_control(argc, argv, opts, false, nullptr);
         if (!sprof::prepare_run(opts, argc, argv, program, tool)) return 0;
         for (const auto& [name, value] : sprof::to_environment(opts)) setenv(name.c_str(), value.c_str(), 1);
+        setenv(sprof::kRootPidVariable, std::to_string(getpid()).c_str(), 1);  // the program keeps this pid
         std::string preload = runtime_library();
         if (const char* old = std::getenv("LD_PRELOAD"); old && *old) preload += std::string(":") + old;
         setenv("LD_PRELOAD", preload.c_str(), 1);

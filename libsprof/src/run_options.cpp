@@ -125,6 +125,7 @@ std::vector<std::pair<std::string, std::string>> to_environment(const RunOptions
         {"SPROF_HIST_NS", std::to_string(o.hist_interval_ns)},
         {"SPROF_OUTPUT", o.output},
         {"SPROF_BACKEND", o.backend},
+        {"SPROF_CONTROL", o.control},  // the runtime takes the function tables from it
     };
 }
 
@@ -149,14 +150,20 @@ RunOptions from_environment() {
     o.hist_interval_ns = number("SPROF_HIST_NS", 0);
     o.output = get("SPROF_OUTPUT");
     if (std::string b = get("SPROF_BACKEND"); !b.empty()) o.backend = b;
+    o.control = get("SPROF_CONTROL");
     return o;
 }
 
-std::string expand_output_path(const std::string& pattern, const std::string& program, int pid) {
+std::string expand_output_path(const std::string& pattern, const std::string& program, int pid,
+                               bool descendant) {
     std::string p = pattern;
     if (p.empty()) {
         auto slash = program.rfind('/');
         p = (slash == std::string::npos ? program : program.substr(slash + 1)) + ".%p.sprof";
+    } else if (descendant && p.find("%p") == std::string::npos) {
+        const std::string ending = ".sprof";
+        bool has_ending = p.size() > ending.size() && p.compare(p.size() - ending.size(), ending.size(), ending) == 0;
+        p = has_ending ? p.substr(0, p.size() - ending.size()) + ".%p" + ending : p + ".%p";
     }
     std::string out;
     for (size_t i = 0; i < p.size(); ++i) {

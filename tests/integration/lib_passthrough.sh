@@ -23,3 +23,12 @@ set -e
 "$BIN/sprof_lib" --list-events > events.txt
 for ev in task-clock page-faults context-switches; do grep -qx "$ev" events.txt || fail "--list-events lacks $ev"; done
 pass "sprof_lib passes status, stdio and signals through and rejects bad input"
+
+# A program's children that exec get their own profiles; -o without %p is kept
+# for the program itself.
+"$BIN/sprof_lib" -e task-clock -o family.sprof -- sh -c "\"$WORK/alternate\" -t 0.2 -o /dev/null; true"
+[ -s family.sprof ] || fail "the program's own profile family.sprof is missing"
+child=$(ls family.*.sprof 2>/dev/null | head -1)
+[ -n "$child" ] || fail "the child's profile family.<pid>.sprof is missing: $(ls)"
+"$BIN/sprof" --format csv "$child" | grep -q '^heavy,' || fail "the child's profile lacks heavy()"
+pass "children of the program get profiles of their own"

@@ -71,6 +71,10 @@ TEST_CASE("run options: environment round trip and output names") {
     for (const auto& [k, v] : to_environment(o)) unsetenv(k.c_str());
     CHECK(expand_output_path("", "/usr/bin/app", 42) == "app.42.sprof");
     CHECK(expand_output_path("p%p-%%", "app", 7) == "p7-%");
+    CHECK(expand_output_path("out.sprof", "app", 9, false) == "out.sprof");
+    CHECK(expand_output_path("out.sprof", "app", 9, true) == "out.9.sprof");
+    CHECK(expand_output_path("out", "app", 9, true) == "out.9");
+    CHECK(expand_output_path("out.%p.sprof", "app", 9, true) == "out.9.sprof");
     char host[256] = {};
     gethostname(host, sizeof host - 1);
     CHECK(expand_output_path("%h.sprof", "app", 1) == std::string(host) + ".sprof");

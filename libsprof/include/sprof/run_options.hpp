@@ -44,7 +44,14 @@ std::vector<std::pair<std::string, std::string>> to_environment(const RunOptions
 RunOptions from_environment();  // defaults where a variable is missing; throws UsageError
 
 // Expands %p (pid) and %h (host name) in the output pattern; the default
-// pattern is <basename of program>.%p.sprof.
-std::string expand_output_path(const std::string& pattern, const std::string& program, int pid);
+// pattern is <basename of program>.%p.sprof. A `descendant` (a process the
+// profiled program started) never shares the file: a pattern without %p gets
+// ".<pid>" before its ".sprof" ending.
+std::string expand_output_path(const std::string& pattern, const std::string& program, int pid,
+                               bool descendant = false);
+
+// Set by the collectors to the pid of the process they profile, so the
+// runtime in a descendant (inherited LD_PRELOAD) can tell it is one.
+constexpr const char* kRootPidVariable = "SPROF_ROOT_PID";
 
 }  // namespace sprof
