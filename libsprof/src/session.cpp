@@ -1,10 +1,44 @@
 #include "sprof/session.hpp"
 
+#include <unistd.h>
+
+#include <ctime>
+
 namespace sprof {
 
-ProfileSession::ProfileSession(const std::string& path, ProfileHeader header, pid_t pid, uint64_t t0_ns)
-    : header_(std::move(header)), space_(pid), pid_(pid), t0_ns_(t0_ns) {
+ProfileHeader make_profile_header(const std::string& collector, const RunOptions& opts,
+                                  const std::vector<EventSpec>& events, unsigned slots,
+                                  const std::string& program, std::vector<std::string> argv, pid_t pid) {
+    ProfileHeader h;
+    h.collector = collector;
+    h.backend = opts.backend;
+    h.program = program;
+    h.argv = std::move(argv);
+    char host[256] = {};
+    gethostname(host, sizeof host - 1);
+    h.hostname = host;
+    h.pid = static_cast<uint32_t>(pid);
+    timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    h.start_unix_ns = uint64_t(now.tv_sec) * 1'000'000'000u + uint64_t(now.tv_nsec);
+    h.clock = opts.clock;
+    h.sample_interval_ns = opts.sample_interval_ns;
+    h.hist_interval_ns = opts.hist_interval_ns;
+    h.hist_samples = h.hist_interval_ns ? 0 : opts.hist_samples;
+    h.slots = slots;
+    for (const auto& s : events) h.events.push_back(ProfileEvent{s.name, s.time_like});
+    return h;
+}
+
+ProfileSession::ProfileSession(const std::string& path, ProfileHeader header, pid_t pid, uint64_t t0_ns,
+                               std::vector<ObjectSymbols> tables)
+    : header_(std::move(header)), space_(pid), tables_(std::move(tables)), pid_(pid), t0_ns_(t0_ns) {
     writer_.open(path, header_);
+    load_address_space();
+}
+
+void ProfileSession::load_address_space() {
+    for (const ObjectSymbols& t : tables_) space_.preload(t);  // before refresh: no ELF read for these
     space_.refresh();
 }
 
@@ -84,7 +118,7 @@ void ProfileSession::exec_switch() {
     by_range_.clear();
     unknown_in_object_.clear();
     space_ = AddressSpace(pid_);
-    space_.refresh();
+    load_address_space();
 }
 
 void ProfileSession::finish(int exit_status, uint64_t lost_samples) {

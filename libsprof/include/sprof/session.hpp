@@ -10,17 +10,29 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
+#include "sprof/events.hpp"
 #include "sprof/histogram.hpp"
 #include "sprof/profile_io.hpp"
+#include "sprof/run_options.hpp"
 #include "sprof/symbols.hpp"
 
 namespace sprof {
 
+// The HEADER of a run of `program` (process `pid`) with these options and
+// resolved events; host name and start time are taken now.
+ProfileHeader make_profile_header(const std::string& collector, const RunOptions& opts,
+                                  const std::vector<EventSpec>& events, unsigned slots,
+                                  const std::string& program, std::vector<std::string> argv, pid_t pid);
+
 class ProfileSession {
 public:
     // `t0_ns` is CLOCK_MONOTONIC at the start of the run: interval times are relative to it.
-    ProfileSession(const std::string& path, ProfileHeader header, pid_t pid, uint64_t t0_ns);
+    // `tables` (from a control file) are used instead of reading those objects' ELF files,
+    // also after an exec.
+    ProfileSession(const std::string& path, ProfileHeader header, pid_t pid, uint64_t t0_ns,
+                   std::vector<ObjectSymbols> tables = {});
 
     void add_thread(uint32_t tid, const std::string& name);
     void add_sample(uint32_t tid, const RawSample& s);
@@ -39,10 +51,12 @@ private:
     uint32_t function_id(uint64_t pc);
     uint32_t object_id(const std::string& path);
     void flush(IntervalBuilder& b, uint64_t end_ns);
+    void load_address_space();
 
     ProfileWriter writer_;
     ProfileHeader header_;
     AddressSpace space_;
+    std::vector<ObjectSymbols> tables_;
     pid_t pid_;
     uint64_t t0_ns_;
     uint64_t samples_ = 0;

@@ -1,0 +1,288 @@
+#include "monitor.hpp"
+
+#include <elf.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/ptrace.h>
+#include <sys/signalfd.h>
+#include <sys/uio.h>
+#include <sys/user.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <fstream>
+#include <stdexcept>
+
+#include "launch_traced.hpp"
+#include "tick_source.hpp"
+
+namespace sprof::pt {
+namespace {
+
+// Signals meant for sprof_pt that the program should get instead.
+constexpr int kForwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+
+uint64_t monotonic_ns() {
+    timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return uint64_t(ts.tv_sec) * 1'000'000'000u + uint64_t(ts.tv_nsec);
+}
+
+uint64_t program_counter(pid_t tid, bool& ok) {
+    user_regs_struct regs{};
+    iovec io{&regs, sizeof regs};
+    ok = ptrace(PTRACE_GETREGSET, tid, reinterpret_cast<void*>(NT_PRSTATUS), &io) == 0;
+#if defined(__x86_64__)
+    return regs.rip;
+#elif defined(__aarch64__)
+    return regs.pc;
+#else
+#error "sprof_pt: program counter extraction not implemented for this architecture"
+#endif
+}
+
+std::string exe_of(pid_t pid) {
+    char buf[4096];
+    ssize_t n = readlink(("/proc/" + std::to_string(pid) + "/exe").c_str(), buf, sizeof buf - 1);
+    return n > 0 ? std::string(buf, static_cast<size_t>(n)) : std::string();
+}
+
+std::vector<std::string> cmdline_of(pid_t pid) {
+    std::ifstream in("/proc/" + std::to_string(pid) + "/cmdline");
+    std::vector<std::string> argv;
+    for (std::string arg; std::getline(in, arg, '\0');) argv.push_back(arg);
+    return argv;
+}
+
+bool is_stopping_signal(int sig) { return sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU; }
+
+}  // namespace
+
+Monitor::Monitor(MonitorSetup setup) : setup_(std::move(setup)) {
+    backend_ = make_backend(setup_.opts.backend, setup_.events, setup_.slots);
+}
+
+Monitor::~Monitor() {
+    if (signal_fd_ >= 0) close(signal_fd_);
+    if (wall_fd_ >= 0) close(wall_fd_);
+}
+
+void Monitor::warn(const std::string& msg) { std::fprintf(stderr, "%s: %s\n", setup_.tool.c_str(), msg.c_str()); }
+
+void Monitor::arm(pid_t tid, bool enable_on_exec, TracedThread& t) {
+    t.counters = backend_->attach(tid, enable_on_exec);
+    if (setup_.opts.clock == "cpu")
+        tasks_.set_ticker(t, std::make_unique<CpuTicker>(tid, setup_.opts.sample_interval_ns, tick_signo_,
+                                                         enable_on_exec));
+}
+
+int Monitor::run(char** argv) {
+    name_ = argv[0];
+    tick_signo_ = SIGRTMIN;
+    sigset_t mask, old;
+    sigemptyset(&mask);
+    for (int s : kForwarded) sigaddset(&mask, s);
+    sigaddset(&mask, SIGCHLD);
+    sigaddset(&mask, SIGIO);  // a full real-time queue falls back to SIGIO: a lost tick, not our death
+    sigaddset(&mask, tick_signo_);
+    sigprocmask(SIG_BLOCK, &mask, &old);
+    signal_fd_ = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
+    if (signal_fd_ < 0) throw std::runtime_error(std::string("signalfd: ") + std::strerror(errno));
+
+    unsigned long options = PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC;
+    if (setup_.opts.follow) options |= PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK;
+    t0_ns_ = monotonic_ns();
+    main_pid_ = launch_traced(argv, setup_.tool, options, old, [&](pid_t pid) {
+        arm(pid, true, tasks_.add_thread(pid, pid));
+    });
+    tasks_.add_process(main_pid_, argv[0]);
+    if (setup_.opts.clock == "wall") wall_fd_ = open_wall_ticker(setup_.opts.sample_interval_ns);
+
+    while (!tasks_.processes().empty()) {
+        pollfd fds[2] = {{signal_fd_, POLLIN, 0}, {wall_fd_, POLLIN, 0}};
+        if (poll(fds, wall_fd_ >= 0 ? 2 : 1, -1) < 0 && errno != EINTR)
+            throw std::runtime_error(std::string("poll: ") + std::strerror(errno));
+        signalfd_siginfo si;
+        while (read(signal_fd_, &si, sizeof si) == sizeof si)
+            on_signal(static_cast<int>(si.ssi_signo), si.ssi_code, si.ssi_fd);
+        if (wall_fd_ >= 0 && (fds[1].revents & POLLIN)) on_wall_tick();
+        reap_all();
+    }
+    return main_status_;
+}
+
+void Monitor::on_signal(int signo, int code, int fd) {
+    if (signo == tick_signo_) {
+        if (TracedThread* t = tasks_.thread_by_ticker(fd)) interrupt(*t);
+    } else if (signo != SIGCHLD && signo != SIGIO) {
+        // A terminal's Ctrl-C / Ctrl-\ / hangup reached the program already
+        // (same process group); anything sent to sprof_pt alone is passed on.
+        if (code != SI_KERNEL) forward(signo);
+    }
+}
+
+void Monitor::forward(int signo) {
+    if (tasks_.process(main_pid_)) {
+        kill(main_pid_, signo);
+        return;
+    }
+    for (auto& [pid, p] : tasks_.processes()) kill(pid, signo);
+}
+
+void Monitor::on_wall_tick() {
+    uint64_t expirations;
+    if (read(wall_fd_, &expirations, sizeof expirations) != sizeof expirations) return;
+    for (auto& [tid, t] : tasks_.threads()) interrupt(*t);
+}
+
+void Monitor::interrupt(TracedThread& t) {
+    if (t.tick_pending || t.listening || !t.counters) return;
+    if (ptrace(PTRACE_INTERRUPT, t.tid, nullptr, nullptr) == 0) t.tick_pending = true;
+}
+
+void Monitor::reap_all() {
+    int status;
+    pid_t tid;
+    while ((tid = waitpid(-1, &status, __WALL | WNOHANG)) > 0) on_status(tid, status);
+}
+
+void Monitor::on_status(pid_t tid, int status) {
+    if (WIFEXITED(status)) return on_exit(tid, WEXITSTATUS(status));
+    if (WIFSIGNALED(status)) return on_exit(tid, 128 + WTERMSIG(status));
+    if (!WIFSTOPPED(status)) return;
+    if (!tasks_.thread(tid)) on_new_task(tid);
+    if (TracedThread* t = tasks_.thread(tid)) on_stop(*t, status);
+    else ptrace(PTRACE_CONT, tid, nullptr, nullptr);
+}
+
+// A thread or process we have not seen: its first stop after clone/fork/vfork.
+void Monitor::on_new_task(pid_t tid) {
+    const pid_t pid = thread_group_of(tid);
+    if (pid == 0) return;
+    TracedProcess* p = tasks_.process(pid);
+    if (!p) {  // a new process (fork, vfork)
+        p = &tasks_.add_process(pid, exe_of(pid));
+        start_session(*p, p->program);
+    }
+    TracedThread& t = tasks_.add_thread(tid, pid);
+    try {
+        arm(tid, false, t);
+    } catch (const std::exception& e) {
+        warn("thread " + std::to_string(tid) + " not sampled: " + e.what());
+    }
+    if (p->session && tid != pid) p->session->add_thread(static_cast<uint32_t>(tid), thread_name(tid));
+}
+
+void Monitor::start_session(TracedProcess& p, const std::string& program) {
+    ProfileHeader h = make_profile_header(setup_.tool, setup_.opts, setup_.events, setup_.slots, program,
+                                          cmdline_of(p.pid), p.pid);
+    std::string path = expand_output_path(setup_.opts.output, name_, p.pid);
+    if (p.pid != main_pid_ && !setup_.opts.output.empty() && setup_.opts.output.find("%p") == std::string::npos) {
+        // One file name for every process would let them overwrite each other: the
+        // followed processes get theirs with the pid before the extension.
+        const size_t dot = path.rfind(".sprof");
+        const std::string pid = "." + std::to_string(p.pid);
+        path = dot != std::string::npos && dot + 6 == path.size() ? path.insert(dot, pid) : path + pid;
+    }
+    const uint64_t t0 = p.pid == main_pid_ ? t0_ns_ : monotonic_ns();
+    p.session = std::make_unique<ProfileSession>(path, std::move(h), p.pid, t0, setup_.tables);
+    p.session->add_thread(static_cast<uint32_t>(p.pid), thread_name(p.pid));
+}
+
+void Monitor::on_stop(TracedThread& t, int status) {
+    const int sig = WSTOPSIG(status);
+    const int event = status >> 16;
+    if (event == PTRACE_EVENT_STOP) {
+        // Our interrupt, a new task's first stop, or a group-stop (stopping signal).
+        const bool group_stop = is_stopping_signal(sig);
+        if (t.tick_pending) return sample(t, group_stop);
+        t.listening = group_stop;
+        ptrace(group_stop ? PTRACE_LISTEN : PTRACE_CONT, t.tid, nullptr, nullptr);
+        return;
+    }
+    if (event == PTRACE_EVENT_EXEC) return on_exec(t);
+    if (event != 0) {  // fork/vfork/clone/vfork-done: the new task reports itself
+        ptrace(PTRACE_CONT, t.tid, nullptr, nullptr);
+        return;
+    }
+    // Signal-delivery-stop: the program's own signal, delivered unchanged.
+    ptrace(PTRACE_CONT, t.tid, nullptr, reinterpret_cast<void*>(static_cast<long>(sig)));
+}
+
+void Monitor::sample(TracedThread& t, bool group_stop) {
+    t.tick_pending = false;
+    RawSample s;
+    s.wall_ns = monotonic_ns();
+    bool regs_ok = false;
+    s.pc = program_counter(t.tid, regs_ok);
+    if (t.ticker) t.ticker->take_pc(s.pc);  // the PC at the tick itself, when recorded
+    const bool counted = regs_ok && t.counters->sample(s);
+    t.listening = group_stop;
+    // Resume first: symbol lookup and writing happen while the program runs.
+    ptrace(group_stop ? PTRACE_LISTEN : PTRACE_CONT, t.tid, nullptr, nullptr);
+    TracedProcess* p = tasks_.process(t.pid);
+    if (!p || !p->session) return;
+    if (counted) p->session->add_sample(static_cast<uint32_t>(t.tid), s);
+    else ++p->lost;
+}
+
+void Monitor::on_exec(TracedThread& t) {
+    unsigned long former = 0;
+    ptrace(PTRACE_GETEVENTMSG, t.tid, nullptr, &former);
+    const pid_t pid = t.tid;
+    TracedProcess* p = tasks_.process(pid);
+    if (!p) {
+        ptrace(PTRACE_CONT, pid, nullptr, nullptr);
+        return;
+    }
+    if (static_cast<pid_t>(former) != pid) {
+        // A non-leader thread exec'd: it takes the leader's tid, the old leader is gone.
+        if (p->session) p->session->end_thread(static_cast<uint32_t>(pid), monotonic_ns());
+        tasks_.rename_thread(static_cast<pid_t>(former), pid);
+    }
+    p->program = exe_of(pid);
+    if (!p->session) {
+        start_session(*p, p->program);
+    } else if (!setup_.opts.follow) {
+        // Not following exec: the profile of the first image ends here; the
+        // process is still waited for, so its exit status is recorded.
+        end_threads(*p, monotonic_ns());
+        p->traced = false;
+        ptrace(PTRACE_DETACH, pid, nullptr, nullptr);
+        return;
+    } else {
+        p->session->exec_switch();
+    }
+    ptrace(PTRACE_CONT, pid, nullptr, nullptr);
+}
+
+void Monitor::end_threads(TracedProcess& p, uint64_t now) {
+    for (pid_t tid : tasks_.threads_of(p.pid)) {
+        if (p.session) p.session->end_thread(static_cast<uint32_t>(tid), now);
+        tasks_.remove_thread(tid);
+    }
+}
+
+void Monitor::on_exit(pid_t tid, int exit_status) {
+    const uint64_t now = monotonic_ns();
+    pid_t pid = tid;
+    if (TracedThread* t = tasks_.thread(tid)) {
+        pid = t->pid;
+        if (TracedProcess* p = tasks_.process(pid); p && p->session)
+            p->session->end_thread(static_cast<uint32_t>(tid), now);
+        tasks_.remove_thread(tid);
+    }
+    if (pid != tid) return;
+    TracedProcess* p = tasks_.process(pid);
+    if (!p) return;
+    end_threads(*p, now);
+    if (p->session) p->session->finish(exit_status, p->lost);
+    if (pid == main_pid_) main_status_ = exit_status;
+    tasks_.remove_process(pid);
+}
+
+}  // namespace sprof::pt

@@ -1,0 +1,64 @@
+// The ptrace monitor's event loop: starts the program, follows its threads
+// and processes, samples them on ticks, passes their signals through and
+// finishes one profile per process.
+#pragma once
+#include <sys/types.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sprof/backend.hpp"
+#include "sprof/events.hpp"
+#include "sprof/run_options.hpp"
+#include "sprof/symbols.hpp"
+#include "task_table.hpp"
+
+namespace sprof::pt {
+
+struct MonitorSetup {
+    RunOptions opts;
+    std::vector<EventSpec> events;
+    unsigned slots = 0;
+    std::vector<ObjectSymbols> tables;  // from a control file
+    std::string tool = "sprof_pt";
+};
+
+class Monitor {
+public:
+    explicit Monitor(MonitorSetup setup);
+    ~Monitor();
+    // Runs argv to its end; returns its exit status (128+signal when killed).
+    int run(char** argv);
+
+private:
+    void arm(pid_t pid, bool enable_on_exec, TracedThread& t);
+    void on_signal(int signo, int code, int fd);
+    void on_wall_tick();
+    void interrupt(TracedThread& t);
+    void reap_all();
+    void on_status(pid_t tid, int status);
+    void on_new_task(pid_t tid);
+    void on_stop(TracedThread& t, int status);
+    void on_exec(TracedThread& t);
+    void on_exit(pid_t tid, int exit_status);
+    // Flushes and forgets every thread of the process (exit, or no longer followed).
+    void end_threads(TracedProcess& p, uint64_t now);
+    void sample(TracedThread& t, bool group_stop);
+    void start_session(TracedProcess& p, const std::string& program);
+    void forward(int signo);
+    void warn(const std::string& msg);
+
+    MonitorSetup setup_;
+    std::unique_ptr<Backend> backend_;
+    TaskTable tasks_;
+    std::string name_;  // argv[0] as given: the default profile name
+    pid_t main_pid_ = 0;
+    int main_status_ = 0;
+    int tick_signo_ = 0;
+    int signal_fd_ = -1;
+    int wall_fd_ = -1;
+    uint64_t t0_ns_ = 0;
+};
+
+}  // namespace sprof::pt

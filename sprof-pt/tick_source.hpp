@@ -1,0 +1,39 @@
+// Where sampling ticks come from: the traced thread's own CPU time (a perf
+// task-clock event whose overflow signals the monitor), or the wall clock
+// (one monitor timer for all threads).
+#pragma once
+#include <sys/types.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace sprof::pt {
+
+// A task-clock event on one thread that sends a signal to this (monitor)
+// process every period of the thread's CPU time, with the fd in siginfo.
+// Each overflow also records the thread's user-space PC at that instant: a
+// ptrace stop comes later and lands preferentially on system-call exits
+// (IPIs are slow in a VM), so the PC is taken from the record instead.
+class CpuTicker {
+public:
+    // With enable_on_exec the ticks start at the thread's next exec. Throws std::runtime_error.
+    CpuTicker(pid_t tid, uint64_t period_ns, int signo, bool enable_on_exec);
+    ~CpuTicker();
+    CpuTicker(const CpuTicker&) = delete;
+    CpuTicker& operator=(const CpuTicker&) = delete;
+
+    int fd() const { return fd_; }
+    // The user PC of the newest tick not yet taken; false when there is none.
+    bool take_pc(uint64_t& pc);
+
+private:
+    void release();
+    int fd_ = -1;
+    void* ring_ = nullptr;
+    size_t ring_bytes_ = 0;
+};
+
+// A periodic CLOCK_MONOTONIC timerfd (non-blocking). Throws std::runtime_error.
+int open_wall_ticker(uint64_t period_ns);
+
+}  // namespace sprof::pt

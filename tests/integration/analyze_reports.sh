@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# sprof's reports on synthetic profiles of known content (sprof_synth):
+# exact flat CSV, merging, errors and exit codes, truncated files, phases
+# with known boundaries, plots, exports and the run-time model.
+set -euo pipefail
+build=${1:?usage: analyze_reports.sh BUILD_DIR}
+sprof=$build/bin/sprof
+synth=$build/tests/sprof_synth
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
+expect_eq() { [[ "$1" == "$2" ]] || fail "$3: expected '$2', got '$1'"; }
+
+"$synth" small "$work/small.sprof"
+"$synth" phases "$work/phases.sprof"
+
+# Flat CSV, numbers computed by hand in tests/unit/test_analyze_report.cpp.
+csv=$("$sprof" --format csv "$work/small.sprof")
+expect_eq "$(sed -n 1p <<<"$csv")" \
+  "function,object,samples,time_s,time_pct,task-clock,page-faults,context-switches,faults_per_ms,cs_per_s" "csv header"
+expect_eq "$(sed -n 4p <<<"$csv")" "memcpy,libc.so.6,20,0.2,14.285714285714286,200000000,100,6,0.5,30" "memcpy row"
+expect_eq "$(sed -n 2p <<<"$csv" | cut -d, -f1-8)" "compute(int),app,100,1,71.42857142857143,1000000000,125," \
+  "compute row (context-switches unknown)"
+
+# Two processes of one run: counts add up, shares stay.
+merged=$("$sprof" --format csv --rate 'fpms=page-faults/task-clock*1e6' --no-default-rates \
+  "$work/small.sprof" "$work/small.sprof")
+expect_eq "$(sed -n 2p <<<"$merged")" "compute(int),app,200,2,71.42857142857143,2000000000,250,,0.125" "merged compute"
+
+# Carry-forward estimator: compute's page faults are 80 + 40.
+expect_eq "$("$sprof" --format csv --estimator carry "$work/small.sprof" | sed -n 2p | cut -d, -f7)" "120" "carry estimate"
+
+# Errors: one line on stderr; 2 for usage, 1 for a bad profile.
+check_error() {
+  local want=$1; shift
+  local rc=0 err
+  err=$("$sprof" "$@" 2>&1 >/dev/null) || rc=$?
+  expect_eq "$rc" "$want" "exit status of sprof $*"
+  expect_eq "$(wc -l <<<"$err")" "1" "one error line for sprof $* ($err)"
+  [[ $err == sprof:* ]] || fail "error does not start with 'sprof:': $err"
+}
+check_error 2 --rate 'bad=page-faults/(' "$work/small.sprof"
+check_error 2 --rate 'x=cycles/instructions' "$work/small.sprof"
+check_error 2 --format xml "$work/small.sprof"
+check_error 2 --top many "$work/small.sprof"
+check_error 2
+check_error 1 /etc/passwd
+check_error 1 "$work/does-not-exist.sprof"
+printf 'SPROF' >"$work/short.sprof"
+check_error 1 "$work/short.sprof"
+
+# A truncated tail: a warning, and the complete interval is reported.
+size=$(stat -c %s "$work/small.sprof")
+head -c $((size - 40)) "$work/small.sprof" >"$work/cut.sprof"
+out=$("$sprof" --format csv "$work/cut.sprof" 2>"$work/cut.err")
+grep -q '^sprof: warning: .*truncated' "$work/cut.err" || fail "no truncation warning: $(cat "$work/cut.err")"
+expect_eq "$(sed -n 2p <<<"$out" | cut -d, -f1-4)" "compute(int),app,60,0.6" "truncated profile keeps interval 0"
+
+# --info
+info=$("$sprof" --info "$work/small.sprof")
+grep -q '^argv  *app --size 3$' <<<"$info" || fail "--info argv: $info"
+grep -q '^events  *3 (task-clock (time), page-faults, context-switches)$' <<<"$info" || fail "--info events"
+grep -q '^intervals  *2$' <<<"$info" || fail "--info intervals"
+
+# Phases: setup, then compress/decompress alternating every 8 intervals of 0.5 s.
+phases=$("$sprof" --phases --format csv "$work/phases.sprof")
+expect_eq "$(sed -n 1p <<<"$phases")" "phase,label,start_s,end_s,intervals,dominant_function,faults_per_ms,cs_per_s" \
+  "phase header"
+expect_eq "$(tail -n +2 <<<"$phases" | cut -d, -f2-5 | tr '\n' ' ')" \
+  "A,0,2.5,5 B,2.5,6.5,8 C,6.5,10.5,8 B,10.5,14.5,8 C,14.5,18.5,8 B,18.5,22.5,8 C,22.5,26.5,8 " "phase spans"
+expect_eq "$("$sprof" --phases=func:compress --format csv "$work/phases.sprof" | tail -n +2 | cut -d, -f2 | tr '\n' ' ')" \
+  "idle running idle running idle running idle " "func:compress phases"
+
+# Time line: one row per interval; rates from the interval's own counts.
+expect_eq "$("$sprof" --timeline --format csv "$work/phases.sprof" | tail -n +2 | wc -l)" "53" "timeline rows"
+
+# Plot: a real PNG and SVG.
+"$sprof" --phases --plot "$work/p.png" "$work/phases.sprof" >/dev/null
+expect_eq "$(head -c 8 "$work/p.png" | od -An -tx1 | tr -d ' \n')" "89504e470d0a1a0a" "PNG signature"
+[[ $(stat -c %s "$work/p.png") -gt 20000 ]] || fail "PNG too small to hold a plot"
+"$sprof" --plot "$work/p.svg" --plot-rate cs_per_s "$work/phases.sprof"
+grep -q '<svg' "$work/p.svg" || fail "SVG has no <svg>"
+check_error 2 --plot "$work/p.png" --plot-rate nosuch "$work/phases.sprof"
+
+# Chrome trace and WARP vectors are valid JSON with the expected content.
+"$sprof" --export chrome-trace "$work/trace.json" "$work/phases.sprof"
+python3 - "$work/trace.json" <<'PY' || fail "chrome trace"
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+phases = [e for e in ev if e["ph"] == "X" and e["name"].startswith("phase ")]
+assert [p["name"] for p in phases] == ["phase A"] + ["phase B", "phase C"] * 3, phases
+assert phases[1]["ts"] == 2.5e6 and phases[1]["dur"] == 4e6, phases[1]
+assert sum(1 for e in ev if e["ph"] == "C" and e["name"] == "faults_per_ms") == 53
+PY
+"$sprof" --warp "$work/small.sprof" | python3 -c '
+import json, sys
+w = json.load(sys.stdin)
+f = {x["function"]: x for x in w["functions"]}
+assert f["memcpy"]["events"]["page-faults"]["per_s"] == 500, f["memcpy"]
+assert f["compute(int)"]["events"]["context-switches"]["total"] is None
+' || fail "warp vectors"
+
+if ((failures)); then
+  echo "analyze_reports: $failures failed" >&2
+  exit 1
+fi
+echo "analyze_reports: all checks passed"

@@ -1,0 +1,59 @@
+# The system's python3 (/usr/bin/python3) running a CPU-bound script: sprof_pt's per-function
+# time shares agree with `perf record -e cpu-clock` within sampling error
+# (3 binomial standard deviations of the two sample counts + 1 point).
+source "$(dirname "$0")/common.sh" "$1"
+command -v perf > /dev/null || { echo "skipped: no perf"; exit 0; }
+
+cat > work.py <<'PY'
+import time
+def fib(n):
+    return n if n < 2 else fib(n - 1) + fib(n - 2)
+def squares(n):
+    return sum(i * i for i in range(n))
+end = time.process_time() + 3
+while time.process_time() < end:
+    fib(18)
+    squares(20000)
+    "-".join(str(i) for i in range(5000))
+PY
+"$BIN/sprof_pt" -e task-clock -s 5ms -o py.sprof /usr/bin/python3 work.py
+"$BIN/sprof" --format csv py.sprof > sprof.csv
+perf record -q -e cpu-clock -F 200 -o perf.data /usr/bin/python3 work.py 2> perf.err
+perf script -i perf.data -F ip,sym,dso 2>/dev/null > perf.txt
+python3 - sprof.csv perf.txt <<'PY' || fail "time shares differ beyond sampling error"
+import csv, math, sys
+import os
+sprof = {}
+for r in csv.DictReader(open(sys.argv[1])):  # key: (function, object file name)
+    key = (r["function"], os.path.basename(r["object"]))
+    sprof[key] = sprof.get(key, 0) + int(r["samples"])
+perf = {}
+for line in open(sys.argv[2]):  # "IP SYMBOL (DSO)"; SYMBOL is [unknown] where perf has none
+    w = line.split()
+    if len(w) < 2 or int(w[0], 16) >= 1 << 63:  # kernel samples: sprof_pt samples user space
+        continue
+    dso = os.path.basename(w[-1].strip("()")) if w[-1].startswith("(") else "[unknown]"
+    name = " ".join(w[1:-1]) if w[-1].startswith("(") else " ".join(w[1:])
+    name = name.split("+0x")[0] or "[unknown]"
+    perf[(name, dso)] = perf.get((name, dso), 0) + 1
+n1, n2 = sum(sprof.values()), sum(perf.values())
+print(f"samples: sprof_pt {n1}, perf {n2}")
+if n1 < 300 or n2 < 300:
+    sys.exit(f"too few samples (sprof_pt {n1}, perf {n2})")
+bad, compared = [], 0
+for name in sorted(set(sprof) | set(perf), key=lambda f: -(sprof.get(f, 0) / n1 + perf.get(f, 0) / n2)):
+    p1, p2 = sprof.get(name, 0) / n1, perf.get(name, 0) / n2
+    if max(p1, p2) < 0.03:
+        continue
+    compared += 1
+    p = (p1 + p2) / 2
+    tol = 3 * math.sqrt(p * (1 - p) * (1 / n1 + 1 / n2)) + 0.01
+    verdict = "ok" if abs(p1 - p2) <= tol else "DIFFERS"
+    print(f"{name[0] + ' ' + name[1]:45s} sprof_pt {100*p1:6.2f}%  perf {100*p2:6.2f}%  tolerance {100*tol:5.2f}  {verdict}")
+    if verdict != "ok":
+        bad.append(" ".join(name))
+if compared < 3:
+    sys.exit(f"only {compared} functions above 3% to compare")
+sys.exit(", ".join(bad) or None)
+PY
+pass "sprof_pt and perf agree on python3's function time shares"
