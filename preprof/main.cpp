@@ -29,11 +29,16 @@ int main(int argc, char** argv) {
     const std::string tool = "preprof";
     namespace fs = std::filesystem;
     try {
-        sprof::RunOptions opts;
+        sprof::PreparedRun run;
+        sprof::RunOptions& opts = run.opts;
         const int program = sprof::parse_run_options(argc, argv, opts, false);
         if (!opts.control.empty()) throw sprof::UsageError("-c/--control is an option of the collectors");
-        if (!sprof::prepare_run(opts, argc, argv, program, tool)) return 0;
-        if (program + 1 != argc) throw sprof::UsageError("one program, without arguments");
+        if (opts.list_events) {
+            for (const auto& name : sprof::countable_events()) std::printf("%s\n", name.c_str());
+            return 0;
+        }
+        if (program + 1 != argc) throw sprof::UsageError(program == argc ? "no program" : "one program, without arguments");
+        sprof::resolve_run_events(run, tool);
         const std::string found = sprof::find_program(argv[program]);
         if (found.empty()) {
             std::fprintf(stderr, "%s: cannot find program '%s'\n", tool.c_str(), argv[program]);
@@ -41,8 +46,8 @@ int main(int argc, char** argv) {
         }
         sprof::ControlFile c;
         c.program = fs::canonical(found).string();
-        c.events = sprof::resolve_events(opts.events);
-        c.slots = opts.slots ? opts.slots : static_cast<unsigned>(c.events.size());
+        c.events = run.events;
+        c.slots = run.slots;
         c.sample_interval_ns = opts.sample_interval_ns;
         c.hist_samples = opts.hist_interval_ns ? 0 : opts.hist_samples;
         c.hist_interval_ns = opts.hist_interval_ns;

@@ -30,25 +30,12 @@ std::string runtime_library() {
 
 int main(int argc, char** argv) {
     const std::string tool = "sprof_lib";
-    sprof::RunOptions opts;
-    try {
-        int program = sprof::parse_run_with_control(argc, argv, opts, false, nullptr);
-        if (!sprof::prepare_run(opts, argc, argv, program, tool)) return 0;
-        for (const auto& [name, value] : sprof::to_environment(opts)) setenv(name.c_str(), value.c_str(), 1);
+    return sprof::collector_main(argc, argv, tool, false, [&](sprof::PreparedRun& run) -> int {
+        for (const auto& [name, value] : sprof::to_environment(run.opts)) setenv(name.c_str(), value.c_str(), 1);
         setenv(sprof::kRootPidVariable, std::to_string(getpid()).c_str(), 1);  // the program keeps this pid
         std::string preload = runtime_library();
         if (const char* old = std::getenv("LD_PRELOAD"); old && *old) preload += std::string(":") + old;
         setenv("LD_PRELOAD", preload.c_str(), 1);
-        sprof::exec_program(argv + program, tool);
-    } catch (const sprof::UsageError& e) {
-        if (*e.what()) {
-            std::fprintf(stderr, "%s: %s (see %s --help)\n", tool.c_str(), e.what(), tool.c_str());
-            return 2;
-        }
-        std::fputs(sprof::run_usage(tool, false).c_str(), stdout);
-        return 0;
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "%s: %s\n", tool.c_str(), e.what());
-        return 2;
-    }
+        sprof::exec_program(run.program, tool);
+    });
 }

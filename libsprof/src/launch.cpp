@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "sprof/events.hpp"
+#include "sprof/control_file.hpp"
 
 namespace sprof {
 
@@ -17,22 +17,49 @@ void exec_program(char** argv, const std::string& tool) {
     _exit(err == ENOENT || err == ENOTDIR ? 127 : 126);
 }
 
-bool prepare_run(RunOptions& opts, int argc, char**, int program_index, const std::string& tool) {
-    if (opts.list_events) {
-        for (const auto& name : countable_events()) std::printf("%s\n", name.c_str());
-        return false;
-    }
-    if (program_index >= argc) throw UsageError("no program to profile");
-    if (opts.events.empty()) {
+void resolve_run_events(PreparedRun& run, const std::string& tool) {
+    if (run.opts.events.empty()) {
         std::string why;
-        opts.events = default_events(why);
+        run.opts.events = default_events(why);
         if (!why.empty()) std::fprintf(stderr, "%s: %s\n", tool.c_str(), why.c_str());
     }
-    auto specs = resolve_events(opts.events);  // every event opened once before the run starts
-    if (opts.slots > specs.size())
-        throw UsageError("--slots " + std::to_string(opts.slots) + " is more than the " +
-                         std::to_string(specs.size()) + " events");
-    return true;
+    run.events = resolve_events(run.opts.events);  // every event opened once before the run starts
+    const auto n = static_cast<unsigned>(run.events.size());
+    if (run.opts.slots > n)
+        throw UsageError("--slots " + std::to_string(run.opts.slots) + " is more than the " + std::to_string(n) +
+                         " events");
+    run.slots = run.opts.slots ? run.opts.slots : n;
+}
+
+int collector_main(int argc, char** argv, const std::string& tool, bool ptrace_options,
+                   const std::function<int(PreparedRun&)>& run) {
+    PreparedRun prepared;
+    try {
+        int program = parse_run_with_control(argc, argv, prepared.opts, ptrace_options, &prepared.tables);
+        if (prepared.opts.list_events) {
+            for (const auto& name : countable_events()) std::printf("%s\n", name.c_str());
+            return 0;
+        }
+        if (program >= argc) throw UsageError("no program to profile");
+        prepared.program = argv + program;
+        resolve_run_events(prepared, tool);
+    } catch (const UsageError& e) {
+        if (*e.what()) {
+            std::fprintf(stderr, "%s: %s (see %s --help)\n", tool.c_str(), e.what(), tool.c_str());
+            return 2;
+        }
+        std::fputs(run_usage(tool, ptrace_options).c_str(), stdout);
+        return 0;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "%s: %s\n", tool.c_str(), e.what());
+        return 2;
+    }
+    try {
+        return run(prepared);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "%s: %s\n", tool.c_str(), e.what());
+        return 2;
+    }
 }
 
 }  // namespace sprof

@@ -12,8 +12,16 @@ cd "$SCRATCH"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 pass() { echo "ok: $*"; }
 
-# check_shares CSV TRUTH ESTIMATOR: compares per-function time shares and page
-# faults of the alternate workload with its own accounting.
-check_alternate() {
-    python3 "$HERE/check_alternate.py" "$@"
+# alternate_vs_truth COLLECTOR SECONDS: runs the alternate workload (two
+# functions of known CPU time and page faults) under a collector with 4
+# software events on 2 slots, and compares time shares and page faults with
+# the workload's own accounting, for both estimators.
+alternate_vs_truth() {
+    local collector=$1 seconds=$2
+    "$BIN/$collector" -e task-clock,page-faults,context-switches,cpu-migrations --slots 2 -o alt.sprof \
+        "$WORK/alternate" -t "$seconds" -m 50 -o truth.txt
+    for est in coverage carry; do
+        "$BIN/sprof" --format csv --estimator $est alt.sprof > report-$est.csv
+        python3 "$HERE/check_alternate.py" report-$est.csv truth.txt "$collector/$est"
+    done
 }

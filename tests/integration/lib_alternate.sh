@@ -2,11 +2,5 @@
 # 4 software events on 2 slots: time shares and page faults against the
 # workload's own accounting, with both estimators.
 source "$(dirname "$0")/common.sh" "$1"
-
-"$BIN/sprof_lib" -e task-clock,page-faults,context-switches,cpu-migrations --slots 2 -o alt.sprof \
-    "$WORK/alternate" -t 5 -m 50 -o truth.txt
-for est in coverage carry; do
-    "$BIN/sprof" --format csv --estimator $est alt.sprof > report-$est.csv
-    check_alternate report-$est.csv truth.txt "sprof_lib/$est"
-done
+alternate_vs_truth sprof_lib 5
 pass "sprof_lib alternate: time shares and page faults match the truth"
