@@ -19,7 +19,10 @@ static double process_cpu_s(void) {
 
 __attribute__((noinline)) void setup(double seconds) {
     const double end = thread_cpu_s() + seconds;
-    while (thread_cpu_s() < end) touch_fresh_pages(256);
+    while (thread_cpu_s() < end) {
+        touch_fresh_pages(32);
+        spin_cpu(0.001, &sink);
+    }
 }
 
 __attribute__((noinline)) void compress(double seconds) { spin_cpu(seconds, &sink); }

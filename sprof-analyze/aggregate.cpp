@@ -1,0 +1,117 @@
+#include "aggregate.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+namespace sprof::analyze {
+
+void Counts::add(const FunctionCell& c) {
+    samples += c.samples;
+    time_ns += c.time_ns;
+    for (size_t e = 0; e < events.size() && e < c.events.size(); ++e) accumulate(events[e], c.events[e]);
+}
+
+void Counts::add(const Counts& c) {
+    samples += c.samples;
+    time_ns += c.time_ns;
+    for (size_t e = 0; e < events.size() && e < c.events.size(); ++e) accumulate(events[e], c.events[e]);
+}
+
+std::vector<std::optional<double>> estimate_events(const Counts& c, Estimator e) {
+    std::vector<std::optional<double>> out;
+    out.reserve(c.events.size());
+    for (const auto& cell : c.events) out.push_back(estimate(cell, c.time_ns, e));
+    return out;
+}
+
+std::vector<TimeRow> time_rows(const Dataset& d) {
+    std::vector<TimeRow> rows;
+    for (uint32_t i = 0; i < d.intervals.size(); ++i) {
+        const Interval& iv = d.intervals[i];
+        if (iv.seq >= rows.size()) rows.resize(iv.seq + 1);
+        TimeRow& r = rows[iv.seq];
+        if (r.intervals.empty()) {
+            r.start_ns = iv.start_ns;
+            r.end_ns = iv.end_ns;
+        } else {
+            r.start_ns = std::min(r.start_ns, iv.start_ns);
+            r.end_ns = std::max(r.end_ns, iv.end_ns);
+        }
+        r.intervals.push_back(i);
+    }
+    // A sequence number no thread reached (a gap in a damaged file) is no row.
+    std::erase_if(rows, [](const TimeRow& r) { return r.intervals.empty(); });
+    for (uint32_t k = 0; k < rows.size(); ++k) rows[k].seq = k;
+    return rows;
+}
+
+std::vector<Counts> by_function(const Dataset& d, std::span<const uint32_t> intervals) {
+    std::vector<Counts> out(d.functions.size(), Counts(d.events.size()));
+    for (uint32_t i : intervals)
+        for (const FunctionCell& c : d.intervals[i].cells) out[c.function].add(c);
+    return out;
+}
+
+std::vector<Counts> by_function(const Dataset& d, std::span<const TimeRow> rows) {
+    std::vector<Counts> out(d.functions.size(), Counts(d.events.size()));
+    for (const TimeRow& r : rows)
+        for (uint32_t i : r.intervals)
+            for (const FunctionCell& c : d.intervals[i].cells) out[c.function].add(c);
+    return out;
+}
+
+Counts total(const Dataset& d, std::span<const uint32_t> intervals) {
+    Counts t(d.events.size());
+    for (uint32_t i : intervals)
+        for (const FunctionCell& c : d.intervals[i].cells) t.add(c);
+    return t;
+}
+
+Counts total(const Dataset& d, std::span<const TimeRow> rows) {
+    Counts t(d.events.size());
+    for (const TimeRow& r : rows)
+        for (uint32_t i : r.intervals)
+            for (const FunctionCell& c : d.intervals[i].cells) t.add(c);
+    return t;
+}
+
+Counts total(const std::vector<Counts>& per_function, size_t n_events) {
+    Counts t(n_events);
+    for (const auto& c : per_function) t.add(c);
+    return t;
+}
+
+std::vector<uint32_t> ranked_functions(const Dataset& d, const std::vector<Counts>& per_function) {
+    std::vector<uint32_t> ids;
+    for (uint32_t f = 0; f < per_function.size(); ++f)
+        if (per_function[f].samples > 0) ids.push_back(f);
+    std::sort(ids.begin(), ids.end(), [&](uint32_t a, uint32_t b) {
+        if (per_function[a].time_ns != per_function[b].time_ns)
+            return per_function[a].time_ns > per_function[b].time_ns;
+        return d.functions[a].name < d.functions[b].name;
+    });
+    return ids;
+}
+
+std::vector<FunctionCounts> occurring_functions(const Dataset& d, std::span<const uint32_t> intervals) {
+    std::vector<FunctionCounts> out;
+    for (uint32_t i : intervals)
+        for (const FunctionCell& c : d.intervals[i].cells) {
+            auto it = std::find_if(out.begin(), out.end(), [&](const FunctionCounts& f) { return f.function == c.function; });
+            if (it == out.end()) it = out.insert(out.end(), {c.function, Counts(d.events.size())});
+            it->counts.add(c);
+        }
+    std::sort(out.begin(), out.end(), [&](const FunctionCounts& a, const FunctionCounts& b) {
+        if (a.counts.time_ns != b.counts.time_ns) return a.counts.time_ns > b.counts.time_ns;
+        return d.functions[a.function].name < d.functions[b.function].name;
+    });
+    return out;
+}
+
+std::vector<uint32_t> all_intervals(const Dataset& d) {
+    std::vector<uint32_t> ids(d.intervals.size());
+    std::iota(ids.begin(), ids.end(), 0u);
+    return ids;
+}
+
+}  // namespace sprof::analyze

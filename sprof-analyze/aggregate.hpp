@@ -1,0 +1,65 @@
+// The one aggregation layer shared by every report: sums of cells over
+// functions, intervals and threads, and the estimates derived from them.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "dataset.hpp"
+#include "sprof/estimator.hpp"
+
+namespace sprof::analyze {
+
+// Nanoseconds as seconds (divided, so 600 ms prints as 0.6, not 0.6000000000000001).
+inline double seconds(uint64_t ns) { return static_cast<double>(ns) / 1e9; }
+
+// Sums of samples, reference time and per-event cells.
+struct Counts {
+    uint64_t samples = 0;
+    uint64_t time_ns = 0;
+    std::vector<EventCell> events;
+
+    explicit Counts(size_t n_events = 0) : events(n_events) {}
+    void add(const FunctionCell& c);
+    void add(const Counts& c);
+    double seconds() const { return analyze::seconds(time_ns); }
+};
+
+// The estimated count of every event over the counts' reference time;
+// nullopt = unknown.
+std::vector<std::optional<double>> estimate_events(const Counts& c, Estimator e);
+
+// One row of a time line: the intervals of all threads and sources that have
+// the same sequence number (row k merges every thread's k-th interval).
+struct TimeRow {
+    uint32_t seq = 0;
+    uint64_t start_ns = 0, end_ns = 0;  // the span of its intervals
+    std::vector<uint32_t> intervals;    // indices into Dataset::intervals
+};
+std::vector<TimeRow> time_rows(const Dataset& d);
+
+// Per-function sums (indexed like Dataset::functions) over the given intervals.
+std::vector<Counts> by_function(const Dataset& d, std::span<const uint32_t> intervals);
+// Per-function sums over the given time-line rows.
+std::vector<Counts> by_function(const Dataset& d, std::span<const TimeRow> rows);
+// Everything in the given intervals.
+Counts total(const Dataset& d, std::span<const uint32_t> intervals);
+Counts total(const Dataset& d, std::span<const TimeRow> rows);
+Counts total(const std::vector<Counts>& per_function, size_t n_events);
+
+// Function indices with samples, most reference time first (ties: by name).
+std::vector<uint32_t> ranked_functions(const Dataset& d, const std::vector<Counts>& per_function);
+
+// The functions that occur in a few intervals (a time-line row) with their
+// sums, most reference time first (ties: by name). Cheaper than by_function
+// when most functions do not occur.
+struct FunctionCounts {
+    uint32_t function;
+    Counts counts;
+};
+std::vector<FunctionCounts> occurring_functions(const Dataset& d, std::span<const uint32_t> intervals);
+
+std::vector<uint32_t> all_intervals(const Dataset& d);
+
+}  // namespace sprof::analyze

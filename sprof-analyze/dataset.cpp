@@ -1,0 +1,91 @@
+#include "dataset.hpp"
+
+#include <map>
+#include <utility>
+
+#include "sprof/profile_io.hpp"
+#include "sprof/symbols.hpp"
+
+namespace sprof::analyze {
+
+std::vector<std::string> Dataset::event_names() const {
+    std::vector<std::string> out;
+    for (const auto& e : events) out.push_back(e.name);
+    return out;
+}
+
+std::string Dataset::program() const {
+    return sources.empty() ? std::string() : sources.front().profile.header.program;
+}
+
+namespace {
+
+// Index of each of the source's events in the merged list, adding new ones.
+std::vector<size_t> map_events(const ProfileHeader& h, std::vector<ProfileEvent>& merged) {
+    std::vector<size_t> map;
+    for (const auto& e : h.events) {
+        size_t i = 0;
+        while (i < merged.size() && merged[i].name != e.name) ++i;
+        if (i == merged.size()) merged.push_back(e);
+        map.push_back(i);
+    }
+    return map;
+}
+
+}  // namespace
+
+Dataset merge_profiles(std::vector<Source> sources) {
+    Dataset d;
+    std::vector<std::vector<size_t>> event_maps;
+    for (const auto& s : sources) event_maps.push_back(map_events(s.profile.header, d.events));
+    const size_t n_events = d.events.size();
+
+    std::map<std::pair<std::string, std::string>, uint32_t> function_ids;
+    for (size_t si = 0; si < sources.size(); ++si) {
+        Source& src = sources[si];
+        Profile& p = src.profile;
+        std::vector<uint32_t> fmap(p.functions.size());
+        for (size_t f = 0; f < p.functions.size(); ++f) {
+            const ProfileFunction& fn = p.functions[f];
+            std::string object = fn.object == kNoObject ? std::string() : p.object_name(fn.object);
+            auto [it, added] = function_ids.try_emplace({object, fn.name},
+                                                        static_cast<uint32_t>(d.functions.size()));
+            if (added) d.functions.push_back({demangle(fn.name), fn.name, object});
+            fmap[f] = it->second;
+        }
+        const auto& emap = event_maps[si];
+        bool same_events = emap.size() == n_events;
+        for (size_t i = 0; same_events && i < emap.size(); ++i) same_events = emap[i] == i;
+
+        src.n_intervals = p.intervals.size();
+        for (Interval& iv : p.intervals) {
+            for (FunctionCell& c : iv.cells) {
+                src.samples += c.samples;
+                if (c.function >= fmap.size())
+                    throw ProfileError(src.path + ": interval refers to function " +
+                                       std::to_string(c.function) + ", which the profile does not define");
+                c.function = fmap[c.function];
+                if (!same_events) {
+                    std::vector<EventCell> merged(n_events);
+                    for (size_t e = 0; e < c.events.size() && e < emap.size(); ++e)
+                        merged[emap[e]] = c.events[e];
+                    c.events = std::move(merged);
+                }
+            }
+            d.intervals.push_back(std::move(iv));
+            d.interval_source.push_back(static_cast<uint32_t>(si));
+        }
+        p.intervals.clear();
+        p.intervals.shrink_to_fit();
+    }
+    d.sources = std::move(sources);
+    return d;
+}
+
+Dataset load_dataset(const std::vector<std::string>& paths) {
+    std::vector<Source> sources;
+    for (const auto& path : paths) sources.push_back({path, read_profile(path)});
+    return merge_profiles(std::move(sources));
+}
+
+}  // namespace sprof::analyze

@@ -1,0 +1,45 @@
+// The analyzer's view of one or more profiles merged into one: functions are
+// matched by (object path, symbol name), events by name, so threads,
+// processes and MPI ranks of one run add up. Every report reads this.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sprof/profile.hpp"
+
+namespace sprof::analyze {
+
+struct FunctionInfo {
+    std::string name;    // demangled
+    std::string symbol;  // as in the symbol table
+    std::string object;  // full path ("" when unknown)
+};
+
+struct Source {
+    std::string path;
+    Profile profile;  // metadata only: its intervals live in Dataset::intervals
+    size_t n_intervals = 0;
+    uint64_t samples = 0;
+};
+
+struct Dataset {
+    std::vector<Source> sources;
+    std::vector<ProfileEvent> events;     // union over sources, first-seen order
+    std::vector<FunctionInfo> functions;  // merged; cells refer to these indices
+    // Every interval of every source: FunctionCell::function is an index into
+    // `functions`, FunctionCell::events is indexed like `events`.
+    std::vector<Interval> intervals;
+    std::vector<uint32_t> interval_source;  // index into `sources` per interval
+
+    std::vector<std::string> event_names() const;
+    std::string program() const;  // the first source's program ("" if none)
+};
+
+// Merges profiles already in memory (the sources' intervals are moved out).
+Dataset merge_profiles(std::vector<Source> sources);
+
+// Reads and merges profile files; throws ProfileError for a bad file.
+Dataset load_dataset(const std::vector<std::string>& paths);
+
+}  // namespace sprof::analyze

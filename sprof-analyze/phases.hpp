@@ -1,0 +1,54 @@
+// Program phases over the time-line rows.
+//  * automatic: change points of the per-row vectors (function time shares
+//    plus normalised rates), found by penalised optimal segmentation (PELT)
+//    with a minimum phase length; phases whose mean vectors are close get
+//    the same label (A B A B), and neighbours with one label are one phase.
+//  * func:NAME: maximal runs of rows in which NAME keeps its running state
+//    (running = its share of the row's time is above a threshold).
+#pragma once
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "aggregate.hpp"
+#include "rates.hpp"
+
+namespace sprof::analyze {
+
+struct Options;
+
+struct Phase {
+    size_t first = 0, last = 0;  // rows [first, last)
+    std::string label;
+};
+
+// Row-by-dimension feature matrix, stored row-major.
+struct Features {
+    size_t rows = 0, dims = 0;
+    std::vector<double> values;
+    double at(size_t r, size_t d) const { return values[r * dims + d]; }
+};
+
+// Segment boundaries (row indices where a new segment starts, excluding 0)
+// minimising the within-segment sum of squares + `penalty` per segment, every
+// segment at least `min_length` rows long.
+std::vector<size_t> segment(const Features& x, size_t min_length, double penalty);
+
+// Automatic phases of a feature matrix (the parameters derived from its noise).
+std::vector<Phase> auto_phases(const Features& x, size_t min_length);
+
+// The feature vectors of the time-line rows.
+Features row_features(const Dataset& d, const std::vector<TimeRow>& rows, const RateSet& rates,
+                      Estimator e);
+
+// Phases by running state of a function: `running[r]` per row.
+std::vector<Phase> state_phases(const std::vector<bool>& running);
+
+// Label of the k-th distinct phase: A … Z, AA, AB …
+std::string phase_label(size_t k);
+
+// The phases the options ask for (automatic unless --phases=func:NAME).
+std::vector<Phase> find_phases(const Dataset& d, const std::vector<TimeRow>& rows, const RateSet& rates,
+                               const Options& o);
+
+}  // namespace sprof::analyze

@@ -1,0 +1,145 @@
+// --plot: a rate over time through gnuplot (gnuplot-iostream): the whole
+// program and its top functions per time-line row, phase boundaries marked;
+// with --phases, the phases' momentary values as a step line.
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <stdexcept>
+
+#include <fmt/format.h>
+#include <gnuplot-iostream.h>
+
+#include "phases.hpp"
+#include "reports.hpp"
+
+namespace sprof::analyze {
+
+namespace {
+
+constexpr size_t kDefaultPlotFunctions = 5;
+
+// A gnuplot single-quoted string.
+std::string gnuplot_string(const std::string& s) {
+    std::string q = "'";
+    for (char c : s) q += c == '\'' ? std::string("''") : std::string(1, c);
+    return q + "'";
+}
+
+using Series = std::vector<std::pair<double, double>>;  // (seconds, value); NaN = unknown
+
+double value_or_nan(const std::optional<double>& v) {
+    return v ? *v : std::numeric_limits<double>::quiet_NaN();
+}
+
+size_t plot_rate_index(const Context& c) {
+    if (!c.options.plot_rate.empty()) {
+        if (auto i = c.rates.find(c.options.plot_rate)) return *i;
+        throw std::invalid_argument("--plot-rate " + c.options.plot_rate +
+                                    ": no such rate (define it with --rate NAME=EXPR)");
+    }
+    if (c.rates.size() == 0) throw std::invalid_argument("--plot: no rate to plot; define one with --rate NAME=EXPR");
+    return 0;  // the defaults come most telling first (CPI, misses, faults…)
+}
+
+// Inline data for one plot clause; an unknown value breaks the line (a
+// blank line in gnuplot's data) instead of joining its neighbours.
+void send_series(Gnuplot& gp, const Series& s) {
+    bool gap = false;
+    for (const auto& [x, y] : s) {
+        if (std::isnan(y)) {
+            if (!gap) gp << "\n";
+            gap = true;
+            continue;
+        }
+        gp << fmt::format("{} {}\n", x, y);
+        gap = false;
+    }
+    gp << "e\n";
+}
+
+}  // namespace
+
+void write_plot(const Context& c) {
+    const Dataset& d = c.data;
+    const size_t k = plot_rate_index(c);
+    const Rate& rate = c.rates.rates()[k];
+    const Estimator est = c.options.estimator;
+    auto rows = time_rows(d);
+    if (rows.empty()) throw std::runtime_error("--plot: the profile has no intervals");
+
+    auto per_function = by_function(d, all_intervals(d));
+    auto top = ranked_functions(d, per_function);
+    top.resize(std::min(top.size(), c.options.top ? c.options.top : kDefaultPlotFunctions));
+    std::vector<size_t> slot(d.functions.size(), top.size());
+    for (size_t i = 0; i < top.size(); ++i) slot[top[i]] = i;
+
+    Series all;
+    std::vector<Series> functions(top.size());
+    for (const TimeRow& r : rows) {
+        const double mid = seconds(r.start_ns + r.end_ns) / 2;
+        Counts row_total(d.events.size());
+        std::vector<Counts> mine(top.size(), Counts(d.events.size()));
+        for (uint32_t i : r.intervals)
+            for (const FunctionCell& cell : d.intervals[i].cells) {
+                row_total.add(cell);
+                if (slot[cell.function] < top.size()) mine[slot[cell.function]].add(cell);
+            }
+        all.emplace_back(mid, value_or_nan(c.rates.evaluate(row_total, est)[k]));
+        for (size_t f = 0; f < top.size(); ++f)
+            functions[f].emplace_back(mid, mine[f].samples ? value_or_nan(c.rates.evaluate(mine[f], est)[k])
+                                                           : std::numeric_limits<double>::quiet_NaN());
+    }
+
+    auto phases = find_phases(d, rows, c.rates, c.options);
+    // Per-phase momentary values: a horizontal segment per phase.
+    std::vector<Series> phase_steps;
+    for (const Phase& p : phases) {
+        std::span<const TimeRow> span(rows.begin() + p.first, rows.begin() + p.last);
+        double v = value_or_nan(c.rates.evaluate(total(d, span), est)[k]);
+        phase_steps.push_back({{seconds(span.front().start_ns), v}, {seconds(span.back().end_ns), v}});
+    }
+
+    const bool svg = c.options.plot_file.ends_with(".svg");
+    std::vector<std::string> event_names = d.event_names();
+    std::error_code ec;
+    std::filesystem::remove(c.options.plot_file, ec);  // so a stale plot cannot pass for a new one
+    {  // gnuplot has written the file when the pipe closes
+        Gnuplot gp("gnuplot");
+        gp << (svg ? "set terminal svg size 1200,675 dynamic noenhanced font 'Sans,12'\n"
+                   : "set terminal pngcairo size 1200,675 noenhanced font 'Sans,11'\n");
+        gp << "set output " << gnuplot_string(c.options.plot_file) << "\n";
+        std::string program = std::filesystem::path(d.program()).filename().string();
+        gp << "set title " << gnuplot_string(fmt::format("{}: {} over time (events: {}; estimator {})", program, rate.name,
+                                                 fmt::join(event_names, ", "), to_string(est)))
+           << "\n";
+        gp << "set xlabel 'time since start (s)'\n";
+        gp << "set ylabel " << gnuplot_string(rate.name + " (" + (rate.unit.empty() ? rate.expression : rate.unit) + ")")
+           << "\n";
+        gp << "set key outside right top vertical\nset grid\nset yrange [0:*]\nset xrange [0:*]\n";
+        for (size_t i = 0; i < phases.size(); ++i) {
+            double x = seconds(rows[phases[i].first].start_ns);
+            if (i > 0) gp << fmt::format("set arrow from {},graph 0 to {},graph 1 nohead dt 2 lc rgb 'gray40'\n", x, x);
+            gp << fmt::format("set label {} at {},graph 0.97 left offset 0.3,0 tc rgb 'gray30'\n",
+                              gnuplot_string(phases[i].label), x);
+        }
+        std::vector<std::string> plots;
+        plots.push_back("'-' using 1:2 with lines lw 2.5 lc rgb 'black' title 'all functions'");
+        for (uint32_t f : top)
+            plots.push_back("'-' using 1:2 with linespoints pt 7 ps 0.4 lw 1 title " + gnuplot_string(d.functions[f].name));
+        if (c.options.report == Report::phases)
+            for (size_t i = 0; i < phase_steps.size(); ++i)
+                plots.push_back(std::string("'-' using 1:2 with lines lw 4 lc rgb 'red' ") +
+                                (i == 0 ? "title 'phase (momentary value)'" : "notitle"));
+        gp << "plot " << fmt::format("{}", fmt::join(plots, ", ")) << "\n";
+        send_series(gp, all);
+        for (const auto& s : functions) send_series(gp, s);
+        if (c.options.report == Report::phases)
+            for (const auto& s : phase_steps) send_series(gp, s);
+        gp << "set output\n";
+        gp.flush();
+    }
+    if (std::filesystem::file_size(c.options.plot_file, ec) == 0 || ec)
+        throw std::runtime_error("gnuplot wrote no plot to " + c.options.plot_file + " (is gnuplot installed?)");
+}
+
+}  // namespace sprof::analyze

@@ -1,0 +1,63 @@
+// Pieces shared by all the reports.
+#include <filesystem>
+
+#include "reports.hpp"
+
+namespace sprof::analyze {
+
+void add_event_and_rate_columns(Table& t, const Dataset& d, const RateSet& rates) {
+    for (const auto& e : d.events) t.add_column({Column::integer, e.name});
+    for (const auto& r : rates.rates()) t.add_column({Column::general, r.name, 4});
+}
+
+void put_events_and_rates(Table& t, const Counts& counts, const RateSet& rates, Estimator e) {
+    auto events = estimate_events(counts, e);
+    for (const auto& v : events) t.put(v);
+    for (const auto& v : rates.evaluate(counts, events)) t.put(v);
+}
+
+Json profiles_json(const Dataset& d) {
+    Json arr = Json::array();
+    for (const auto& s : d.sources) {
+        const ProfileHeader& h = s.profile.header;
+        Json events = Json::array();
+        for (const auto& e : h.events) events.push_back(e.name);
+        arr.push_back({{"path", s.path},
+                       {"program", h.program},
+                       {"pid", h.pid},
+                       {"host", h.hostname},
+                       {"collector", h.collector},
+                       {"backend", h.backend},
+                       {"events", events},
+                       {"intervals", s.n_intervals},
+                       {"samples", s.samples}});
+    }
+    return arr;
+}
+
+void write_table(const Context& c, const Table& t, const char* key, Json meta) {
+    switch (c.options.format) {
+    case Format::text: t.write_text(c.out); break;
+    case Format::csv: t.write_csv(c.out); break;
+    case Format::json: {
+        Json rates = Json::array();
+        for (const auto& r : c.rates.rates()) rates.push_back({{"name", r.name}, {"expression", r.expression}});
+        Json doc = {{"profiles", profiles_json(c.data)},
+                    {"estimator", to_string(c.options.estimator)},
+                    {"events", c.data.event_names()},
+                    {"rates", rates}};
+        for (auto& [k, v] : meta.items()) doc[k] = v;
+        doc[key] = t.to_json();
+        c.out << doc.dump(2) << '\n';
+        break;
+    }
+    }
+}
+
+std::string object_basename(const std::string& path) {
+    if (path.empty()) return "";
+    if (path.front() == '[') return path;  // [vdso], [anon]…
+    return std::filesystem::path(path).filename().string();
+}
+
+}  // namespace sprof::analyze

@@ -1,0 +1,38 @@
+// --phases: one row per phase with the phase's momentary rates (over the
+// whole phase, not per interval).
+#include "phases.hpp"
+#include "reports.hpp"
+
+namespace sprof::analyze {
+
+void report_phases(const Context& c) {
+    const Dataset& d = c.data;
+    auto rows = time_rows(d);
+    auto phases = find_phases(d, rows, c.rates, c.options);
+    Table t;
+    t.add_column({Column::integer, "phase"});
+    t.add_column({Column::text, "label"});
+    t.add_column({Column::fixed, "start_s", 3});
+    t.add_column({Column::fixed, "end_s", 3});
+    t.add_column({Column::integer, "intervals"});
+    t.add_column({Column::text, "dominant_function"});
+    for (const auto& r : c.rates.rates()) t.add_column({Column::general, r.name, 4});
+    for (size_t i = 0; i < phases.size(); ++i) {
+        const Phase& p = phases[i];
+        std::span<const TimeRow> span(rows.begin() + p.first, rows.begin() + p.last);
+        auto per_function = by_function(d, span);
+        auto ranked = ranked_functions(d, per_function);
+        t.new_row();
+        t.put(uint64_t{i + 1});
+        t.put(p.label);
+        t.put(seconds(span.front().start_ns));
+        t.put(seconds(span.back().end_ns));
+        t.put(uint64_t{p.last - p.first});
+        t.put_value(ranked.empty() ? Value() : Value(d.functions[ranked.front()].name));
+        for (const auto& v : c.rates.evaluate(total(per_function, d.events.size()), c.options.estimator)) t.put(v);
+    }
+    Json meta = {{"method", c.options.phases.function.empty() ? "auto" : "func:" + c.options.phases.function}};
+    write_table(c, t, "phases", meta);
+}
+
+}  // namespace sprof::analyze

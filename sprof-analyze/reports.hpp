@@ -1,0 +1,48 @@
+// The report kinds of `sprof`, each in its own file; all read the merged
+// Dataset through the aggregation layer and write a Table.
+#pragma once
+#include <ostream>
+
+#include "dataset.hpp"
+#include "options.hpp"
+#include "rates.hpp"
+
+namespace sprof::analyze {
+
+struct Context {
+    const Dataset& data;
+    const Options& options;
+    const RateSet& rates;
+    std::ostream& out;
+};
+
+// Functions by time, with event estimates and rates (report_flat.cpp).
+void report_flat(const Context& c);
+// The profiles' metadata (report_info.cpp).
+void report_info(const Context& c);
+// One row per time-line row, or per (row, function) (report_timeline.cpp).
+void report_timeline(const Context& c);
+// One row per phase (report_phases.cpp).
+void report_phases(const Context& c);
+// Workload vectors per function and phase as JSON (warp.cpp).
+void report_warp(const Context& c);
+// A rate over time as PNG or SVG through gnuplot (plot.cpp).
+void write_plot(const Context& c);
+// Chrome trace-event JSON: counter tracks per rate, phases as spans (export_chrome.cpp).
+void export_chrome_trace(const Context& c);
+
+// Columns shared by the reports: one per event (named exactly as the event),
+// then one per rate; and the matching values.
+void add_event_and_rate_columns(Table& t, const Dataset& d, const RateSet& rates);
+void put_events_and_rates(Table& t, const Counts& counts, const RateSet& rates, Estimator e);
+
+// Writes a table in the chosen format; JSON wraps it as {"<key>": rows, …meta}.
+void write_table(const Context& c, const Table& t, const char* key, Json meta = Json::object());
+
+// Metadata of the merged profiles, for JSON outputs.
+Json profiles_json(const Dataset& d);
+
+// The object file's base name, or "" when unknown.
+std::string object_basename(const std::string& path);
+
+}  // namespace sprof::analyze

@@ -1,0 +1,53 @@
+// --warp: workload vectors per function and per phase, as JSON.
+#include "phases.hpp"
+#include "reports.hpp"
+#include "workload.hpp"
+
+namespace sprof::analyze {
+
+LoadVector load_vector(const Counts& c, Estimator e) { return {c.seconds(), c.samples, estimate_events(c, e)}; }
+
+Json to_json(const LoadVector& v, const std::vector<std::string>& event_names) {
+    Json events = Json::object();
+    for (size_t i = 0; i < event_names.size(); ++i) {
+        const auto& x = v.events[i];
+        events[event_names[i]] = {{"total", x ? Json(*x) : Json(nullptr)},
+                                  {"per_s", x && v.seconds > 0 ? Json(*x / v.seconds) : Json(nullptr)}};
+    }
+    return {{"time_s", v.seconds}, {"samples", v.samples}, {"events", events}};
+}
+
+void report_warp(const Context& c) {
+    const Dataset& d = c.data;
+    const Estimator est = c.options.estimator;
+    const auto names = d.event_names();
+    auto per_function = by_function(d, all_intervals(d));
+    auto ranked = ranked_functions(d, per_function);
+    if (c.options.top > 0 && ranked.size() > c.options.top) ranked.resize(c.options.top);
+
+    Json functions = Json::array();
+    for (uint32_t f : ranked) {
+        Json j = {{"function", d.functions[f].name}, {"object", d.functions[f].object}};
+        j.update(to_json(load_vector(per_function[f], est), names));
+        functions.push_back(std::move(j));
+    }
+    auto rows = time_rows(d);
+    Json phases = Json::array();
+    auto found = find_phases(d, rows, c.rates, c.options);
+    for (size_t i = 0; i < found.size(); ++i) {
+        std::span<const TimeRow> span(rows.begin() + found[i].first, rows.begin() + found[i].last);
+        Json j = {{"phase", i + 1},
+                  {"label", found[i].label},
+                  {"start_s", seconds(span.front().start_ns)},
+                  {"end_s", seconds(span.back().end_ns)}};
+        j.update(to_json(load_vector(total(d, span), est), names));
+        phases.push_back(std::move(j));
+    }
+    Json doc = {{"profiles", profiles_json(d)}, {"estimator", to_string(est)}, {"events", names}};
+    doc["total"] = to_json(load_vector(total(per_function, d.events.size()), est), names);
+    doc["functions"] = std::move(functions);
+    doc["phases"] = std::move(phases);
+    c.out << doc.dump(2) << '\n';
+}
+
+}  // namespace sprof::analyze

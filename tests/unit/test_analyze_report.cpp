@@ -1,0 +1,179 @@
+// The flat report and the aggregation under it, against numbers computed by
+// hand from synthetic::small_profile() (see synthetic.cpp):
+//   compute(int): 100 samples, 1.0 s; task-clock 600e6 over 600 ms covered →
+//                 1e9; page-faults 50 over 400 ms → 125; context-switches never live
+//   main:          20 samples, 0.2 s; page-faults 10 over 100 ms → 20; cs 1 over 100 ms → 2
+//   memcpy:        20 samples, 0.2 s; page-faults 50 over 100 ms → 100; cs 3 over 100 ms → 6
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <sstream>
+
+#include "reports.hpp"
+#include "synthetic.hpp"
+
+using namespace sprof;
+using namespace sprof::analyze;
+
+namespace {
+
+Dataset small_dataset(size_t copies = 1) {
+    std::vector<Source> sources;
+    for (size_t i = 0; i < copies; ++i) sources.push_back({"small" + std::to_string(i), synthetic::small_profile()});
+    return merge_profiles(std::move(sources));
+}
+
+// The same run seen by another process: functions and events listed in
+// another order (other ids), and no context-switches event at all.
+Profile reordered_profile() {
+    Profile p = synthetic::small_profile();
+    p.header.events = {{"page-faults", false}, {"task-clock", true}};
+    std::reverse(p.functions.begin(), p.functions.end());  // memcpy=0, compute=1, main=2
+    for (uint32_t i = 0; i < p.functions.size(); ++i) p.functions[i].id = i;
+    const uint32_t new_id[] = {2, 1, 0};
+    for (auto& iv : p.intervals)
+        for (auto& c : iv.cells) {
+            c.function = new_id[c.function];
+            c.events = {c.events[1], c.events[0]};
+        }
+    return p;
+}
+
+uint32_t function_named(const Dataset& d, const std::string& name) {
+    for (uint32_t f = 0; f < d.functions.size(); ++f)
+        if (d.functions[f].name == name) return f;
+    FAIL("no function " << name);
+    return 0;
+}
+
+std::string flat_csv(const Dataset& d, Options o = {}) {
+    o.format = Format::csv;
+    RateSet rates(d.event_names(), o.rates, o.default_rates);
+    std::ostringstream out;
+    report_flat({d, o, rates, out});
+    return out.str();
+}
+
+}  // namespace
+
+TEST_CASE("aggregation: per-function sums and coverage estimates by hand") {
+    Dataset d = small_dataset();
+    auto per = by_function(d, all_intervals(d));
+    const Counts& compute = per[function_named(d, "compute(int)")];
+    CHECK(compute.samples == 100);
+    CHECK(compute.time_ns == 1'000'000'000);
+    auto est = estimate_events(compute, Estimator::coverage);
+    CHECK(*est[0] == doctest::Approx(1e9));
+    CHECK(*est[1] == doctest::Approx(125));
+    CHECK_FALSE(est[2].has_value());  // never live: unknown, not 0
+    auto carry = estimate_events(compute, Estimator::carry);
+    CHECK(*carry[1] == doctest::Approx(120));
+    CHECK_FALSE(carry[2].has_value());
+    auto memcpy_est = estimate_events(per[function_named(d, "memcpy")], Estimator::coverage);
+    CHECK(*memcpy_est[1] == doctest::Approx(100));
+    CHECK(*memcpy_est[2] == doctest::Approx(6));
+    Counts all = total(per, d.events.size());
+    CHECK(all.samples == 140);
+    CHECK(all.time_ns == 1'400'000'000);
+    // Ties in time are broken by name.
+    auto ranked = ranked_functions(d, per);
+    REQUIRE(ranked.size() == 3);
+    CHECK(d.functions[ranked[0]].name == "compute(int)");
+    CHECK(d.functions[ranked[1]].name == "main");
+    CHECK(d.functions[ranked[2]].name == "memcpy");
+}
+
+TEST_CASE("merging: functions matched by object and name, events by name") {
+    std::vector<Source> sources;
+    sources.push_back({"a", synthetic::small_profile()});
+    sources.push_back({"b", reordered_profile()});
+    Dataset d = merge_profiles(std::move(sources));
+    CHECK(d.functions.size() == 3);
+    CHECK(d.event_names() == std::vector<std::string>{"task-clock", "page-faults", "context-switches"});
+    CHECK(d.intervals.size() == 4);
+    auto per = by_function(d, all_intervals(d));
+    const Counts& compute = per[function_named(d, "compute(int)")];
+    CHECK(compute.samples == 200);
+    auto est = estimate_events(compute, Estimator::coverage);
+    CHECK(*est[1] == doctest::Approx(250));  // 100 faults over 800 of 2000 ms
+    const Counts& main_fn = per[function_named(d, "main")];
+    // context-switches: only the first profile measured it (1 over 100 ms),
+    // over main's 400 ms in both profiles → 4.
+    CHECK(*estimate_events(main_fn, Estimator::coverage)[2] == doctest::Approx(4));
+}
+
+TEST_CASE("flat CSV: exact header, one row per function, unknown is empty") {
+    Dataset d = small_dataset();
+    std::string csv = flat_csv(d);
+    std::istringstream in(csv);
+    std::string header, row1, row2, row3, extra;
+    std::getline(in, header);
+    std::getline(in, row1);
+    std::getline(in, row2);
+    std::getline(in, row3);
+    CHECK(header == "function,object,samples,time_s,time_pct,task-clock,page-faults,context-switches,"
+                    "faults_per_ms,cs_per_s");
+    // compute: faults/ms = 125 / 1e9 ns * 1e6; cs unknown → empty fields.
+    CHECK(row1.starts_with("compute(int),app,100,1,71.428571428571"));
+    CHECK(row1.ends_with(",1000000000,125,,0.125,"));
+    // main: 20 faults / 2e8 ns of task-clock × 1e6 = 0.1 per ms (in binary, 0.09999…).
+    CHECK(row2.starts_with("main,app,20,0.2,14.285714285714286,200000000,20,2,0.09999999999999"));
+    CHECK(row2.ends_with(",10"));
+    CHECK(row3 == "memcpy,libc.so.6,20,0.2,14.285714285714286,200000000,100,6,0.5,30");
+    CHECK_FALSE(std::getline(in, extra));
+}
+
+TEST_CASE("flat report: --top, user rates and the merged profiles add up") {
+    Options o;
+    o.top = 1;
+    o.default_rates = false;
+    o.rates = {"faults_per_sample=page-faults/samples"};
+    std::string csv = flat_csv(small_dataset(2), o);
+    CHECK(csv == "function,object,samples,time_s,time_pct,task-clock,page-faults,context-switches,faults_per_sample\n"
+                 "compute(int),app,200,2,71.42857142857143,2000000000,250,,1.25\n");
+}
+
+TEST_CASE("flat text: unknown prints as '-', JSON as null") {
+    Dataset d = small_dataset();
+    Options o;
+    RateSet rates(d.event_names(), {}, true);
+    std::ostringstream text;
+    report_flat({d, o, rates, text});
+    CHECK(text.str().find("compute(int)  app") != std::string::npos);
+    std::string line = text.str().substr(text.str().find("compute(int)"));
+    line = line.substr(0, line.find('\n'));
+    CHECK(line.find(" - ") != std::string::npos);
+
+    o.format = Format::json;
+    std::ostringstream js;
+    report_flat({d, o, rates, js});
+    Json j = Json::parse(js.str());
+    CHECK(j["functions"][0]["function"] == "compute(int)");
+    CHECK(j["functions"][0]["context-switches"].is_null());
+    CHECK(j["functions"][0]["page-faults"].get<double>() == doctest::Approx(125));
+    CHECK(j["total"]["samples"] == 140);
+    CHECK(j["profiles"][0]["program"] == "/usr/bin/app");
+}
+
+TEST_CASE("time line: row k merges the k-th interval of every thread") {
+    Profile p = synthetic::small_profile();
+    p.threads.push_back({101, "worker"});
+    // The worker's two intervals, a little later than the main thread's.
+    for (Interval iv : std::vector<Interval>(p.intervals)) {
+        iv.tid = 101;
+        iv.start_ns += 100'000'000;
+        iv.end_ns += 100'000'000;
+        p.intervals.push_back(iv);
+    }
+    std::vector<Source> sources;
+    sources.push_back({"threads", p});
+    Dataset d = merge_profiles(std::move(sources));
+    auto rows = time_rows(d);
+    REQUIRE(rows.size() == 2);
+    CHECK(rows[0].intervals == std::vector<uint32_t>{0, 2});
+    CHECK(rows[0].start_ns == 0);
+    CHECK(rows[0].end_ns == 1'100'000'000);
+    CHECK(rows[1].start_ns == 1'000'000'000);
+    Counts row1 = total(d, std::span<const TimeRow>(rows.begin() + 1, rows.end()));
+    CHECK(row1.samples == 120);  // 60 samples of interval 1, twice
+}
