@@ -180,14 +180,8 @@ void Monitor::on_new_task(pid_t tid) {
 void Monitor::start_session(TracedProcess& p, const std::string& program) {
     ProfileHeader h = make_profile_header(setup_.tool, setup_.opts, setup_.events, setup_.slots, program,
                                           cmdline_of(p.pid), p.pid);
-    std::string path = expand_output_path(setup_.opts.output, name_, p.pid);
-    if (p.pid != main_pid_ && !setup_.opts.output.empty() && setup_.opts.output.find("%p") == std::string::npos) {
-        // One file name for every process would let them overwrite each other: the
-        // followed processes get theirs with the pid before the extension.
-        const size_t dot = path.rfind(".sprof");
-        const std::string pid = "." + std::to_string(p.pid);
-        path = dot != std::string::npos && dot + 6 == path.size() ? path.insert(dot, pid) : path + pid;
-    }
+    // Followed processes never share the program's file name (they would overwrite it).
+    const std::string path = expand_output_path(setup_.opts.output, name_, p.pid, p.pid != main_pid_);
     const uint64_t t0 = p.pid == main_pid_ ? t0_ns_ : monotonic_ns();
     p.session = std::make_unique<ProfileSession>(path, std::move(h), p.pid, t0, setup_.tables);
     p.session->add_thread(static_cast<uint32_t>(p.pid), thread_name(p.pid));
