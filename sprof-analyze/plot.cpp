@@ -1,6 +1,7 @@
 // --plot: a rate over time through gnuplot (gnuplot-iostream): the whole
 // program and its top functions per time-line row, phase boundaries marked;
 // with --phases, the phases' momentary values as a step line.
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <limits>
@@ -55,6 +56,11 @@ void send_series(Gnuplot& gp, const Series& s) {
         gap = false;
     }
     gp << "e\n";
+}
+
+// A series with no known value has nothing to draw; gnuplot would only warn.
+bool drawable(const Series& s) {
+    return std::any_of(s.begin(), s.end(), [](const auto& point) { return !std::isnan(point.second); });
 }
 
 }  // namespace
@@ -123,18 +129,26 @@ void write_plot(const Context& c) {
                               gnuplot_string(phases[i].label), x);
         }
         std::vector<std::string> plots;
+        std::vector<const Series*> data;
         plots.push_back("'-' using 1:2 with lines lw 2.5 lc rgb 'black' title 'all functions'");
-        for (uint32_t f : top)
-            plots.push_back("'-' using 1:2 with linespoints pt 7 ps 0.4 lw 1 title " + gnuplot_string(d.functions[f].name));
+        data.push_back(&all);
+        for (size_t i = 0; i < top.size(); ++i) {
+            if (!drawable(functions[i])) continue;
+            plots.push_back("'-' using 1:2 with linespoints pt 7 ps 0.4 lw 1 title " +
+                            gnuplot_string(d.functions[top[i]].name));
+            data.push_back(&functions[i]);
+        }
+        bool step_titled = false;  // one legend entry for all the phases' steps
         if (c.options.report == Report::phases)
-            for (size_t i = 0; i < phase_steps.size(); ++i)
+            for (const auto& s : phase_steps) {
+                if (!drawable(s)) continue;
                 plots.push_back(std::string("'-' using 1:2 with lines lw 4 lc rgb 'red' ") +
-                                (i == 0 ? "title 'phase (momentary value)'" : "notitle"));
+                                (step_titled ? "notitle" : "title 'phase (momentary value)'"));
+                step_titled = true;
+                data.push_back(&s);
+            }
         gp << "plot " << fmt::format("{}", fmt::join(plots, ", ")) << "\n";
-        send_series(gp, all);
-        for (const auto& s : functions) send_series(gp, s);
-        if (c.options.report == Report::phases)
-            for (const auto& s : phase_steps) send_series(gp, s);
+        for (const Series* s : data) send_series(gp, *s);
         gp << "set output\n";
         gp.flush();
     }
