@@ -17,6 +17,7 @@
 #include "sprof/backend.hpp"
 #include "sprof/control_file.hpp"
 #include "sprof/events.hpp"
+#include "sprof/launch.hpp"
 #include "sprof/run_options.hpp"
 #include "sprof/session.hpp"
 
@@ -112,13 +113,12 @@ void finish(int status, void*) {
 
 void set_up() {
     auto rt = std::make_unique<Runtime>();
-    rt->opts = from_environment();
+    PreparedRun run;  // what sprof_lib handed over, or the defaults in a program linked with -lsprof_rt
+    run.opts = from_environment();
+    resolve_run_events(run, "sprof");
+    rt->opts = run.opts;
     rt->owner = getpid();
-    std::string why;
-    std::string events = rt->opts.events.empty() ? default_events(why) : rt->opts.events;
-    std::vector<EventSpec> specs = resolve_events(events);
-    unsigned slots = rt->opts.slots ? rt->opts.slots : static_cast<unsigned>(specs.size());
-    rt->backend = make_backend(rt->opts.backend, specs, slots);
+    rt->backend = make_backend(rt->opts.backend, run.events, run.slots);
 
     char exe[4096] = {};
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
@@ -129,7 +129,8 @@ void set_up() {
         std::ifstream cmdline("/proc/self/cmdline");
         for (std::string arg; std::getline(cmdline, arg, '\0');) argv.push_back(arg);
     }
-    ProfileHeader h = make_profile_header("sprof_lib", rt->opts, specs, slots, program, std::move(argv), rt->owner);
+    ProfileHeader h =
+        make_profile_header("sprof_lib", rt->opts, run.events, run.slots, program, std::move(argv), rt->owner);
     std::vector<ObjectSymbols> tables;  // precomputed by preprof: no ELF reading at start
     if (!rt->opts.control.empty()) tables = read_control_file(rt->opts.control).tables;
 

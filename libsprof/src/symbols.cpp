@@ -105,10 +105,10 @@ void AddressSpace::set_pid(pid_t pid) {
 
 void AddressSpace::refresh() {
     std::vector<Loaded> fresh;
-    for (Mapping& m : read_exec_mappings(pid_)) {
-        fresh.push_back({std::move(m), 0, false, nullptr});
-        attach(fresh.back());
-    }
+    // Tables are read when a PC first lands in a mapping, not here: a process
+    // maps many libraries it spends no time in, and reading them all would be
+    // start-up cost for nothing.
+    for (Mapping& m : read_exec_mappings(pid_)) fresh.push_back({std::move(m), 0, false, nullptr});
     maps_ = std::move(fresh);
 }
 
@@ -149,7 +149,7 @@ void AddressSpace::preload(ObjectSymbols table) {
         if (loaded.map.path == tables_.back()->path()) attach(loaded);
 }
 
-const AddressSpace::Loaded* AddressSpace::find(uint64_t pc) const {
+AddressSpace::Loaded* AddressSpace::find(uint64_t pc) {
     auto it = std::upper_bound(maps_.begin(), maps_.end(), pc,
                                [](uint64_t a, const Loaded& l) { return a < l.map.start; });
     if (it == maps_.begin()) return nullptr;
@@ -157,7 +157,8 @@ const AddressSpace::Loaded* AddressSpace::find(uint64_t pc) const {
     return pc < it->map.end ? &*it : nullptr;
 }
 
-Resolved AddressSpace::answer(const Loaded& loaded, uint64_t pc) const {
+Resolved AddressSpace::answer(Loaded& loaded, uint64_t pc) {
+    if (!loaded.syms) attach(loaded);
     Resolved r;
     r.object = &loaded.syms->path();
     if (!loaded.placed) return r;
@@ -167,7 +168,7 @@ Resolved AddressSpace::answer(const Loaded& loaded, uint64_t pc) const {
 }
 
 Resolved AddressSpace::resolve(uint64_t pc) {
-    if (const Loaded* hit = find(pc)) return answer(*hit, pc);
+    if (Loaded* hit = find(pc)) return answer(*hit, pc);
     const int64_t now = monotonic_ns();
     if (now < quiet_until_ns_) return {};
     try {
@@ -177,7 +178,7 @@ Resolved AddressSpace::resolve(uint64_t pc) {
         quiet_until_ns_ = std::numeric_limits<int64_t>::max();
         return {};
     }
-    if (const Loaded* hit = find(pc)) return answer(*hit, pc);
+    if (Loaded* hit = find(pc)) return answer(*hit, pc);
     quiet_until_ns_ = now + kMissQuietNs;
     return {};
 }

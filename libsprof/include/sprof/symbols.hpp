@@ -96,10 +96,10 @@ private:
         Mapping map;
         uint64_t bias;  // run-time address − link-time address
         bool placed;    // the table's segments cover the mapping, so bias is known
-        std::shared_ptr<const ObjectSymbols> syms;
+        std::shared_ptr<const ObjectSymbols> syms;  // null until a PC first lands here
     };
-    const Loaded* find(uint64_t pc) const;
-    Resolved answer(const Loaded& loaded, uint64_t pc) const;
+    Loaded* find(uint64_t pc);
+    Resolved answer(Loaded& loaded, uint64_t pc);
     void attach(Loaded& loaded);
     std::shared_ptr<const ObjectSymbols> table_for(const Mapping& map);
     pid_t pid_;
