@@ -12,7 +12,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "perf_event.hpp"
+#include "sprof/perf_event.hpp"
 
 namespace sprof::pt {
 namespace {

@@ -12,7 +12,7 @@
 #include <cstring>
 #include <string>
 
-#include "../src/perf_event.hpp"
+#include "sprof/perf_event.hpp"
 
 namespace sprof::rt {
 

@@ -6,7 +6,7 @@
 
 #include <cerrno>
 
-#include "perf_event.hpp"
+#include "sprof/perf_event.hpp"
 #include "sprof/backend.hpp"
 #include "sprof/scheduler.hpp"
 

@@ -15,7 +15,7 @@
 #include <map>
 #include <mutex>
 
-#include "perf_event.hpp"
+#include "sprof/perf_event.hpp"
 #include "sprof/sample.hpp"
 
 namespace sprof {

@@ -1,4 +1,4 @@
-#include "perf_event.hpp"
+#include "sprof/perf_event.hpp"
 
 #include <fcntl.h>
 #include <sys/syscall.h>
