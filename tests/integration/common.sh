@@ -25,3 +25,24 @@ alternate_vs_truth() {
         python3 "$HERE/check_alternate.py" report-$est.csv truth.txt "$collector/$est"
     done
 }
+
+# threads_vs_truth COLLECTOR [THREADS]: three threads working 1:2:3, each in
+# its own function; their time shares against their own CPU clocks, and a
+# thread record for each worker — exactly THREADS records when given (the main
+# thread only waits: sprof_pt knows it from the start, sprof_lib only when it
+# was sampled).
+threads_vs_truth() {
+    local collector=$1 expected=${2:-}
+    "$BIN/$collector" -e task-clock,page-faults --slots 1 -o threads.sprof "$WORK/threads" -u 0.4 -o truth.txt
+    "$BIN/sprof" --format csv threads.sprof > report.csv
+    python3 "$HERE/check_shares.py" report.csv truth.txt "$collector/threads" \
+        work1=work1_cpu_s work2=work2_cpu_s work3=work3_cpu_s
+    local threads
+    threads=$("$BIN/sprof" --info --format json threads.sprof |
+        python3 -c 'import json, sys; print(len(json.load(sys.stdin)["profiles"][0]["threads"]))')
+    if [ -n "$expected" ]; then
+        [ "$threads" -eq "$expected" ] || fail "$collector: $threads threads in the profile, not $expected"
+    else
+        [ "$threads" -ge 3 ] || fail "$collector: $threads threads in the profile, not at least the 3 workers"
+    fi
+}
