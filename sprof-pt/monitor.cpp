@@ -211,10 +211,11 @@ void Monitor::sample(TracedThread& t, bool group_stop) {
     t.tick_pending = false;
     RawSample s;
     s.wall_ns = monotonic_ns();
-    bool regs_ok = false;
-    s.pc = program_counter(t.tid, regs_ok);
-    if (t.ticker) t.ticker->take_pc(s.pc);  // the PC at the tick itself, when recorded
-    const bool counted = regs_ok && t.counters->sample(s);
+    // The PC at the tick itself when the CPU-time ticker recorded one; else
+    // (wall clock) where the stop caught the thread — one register read, not two.
+    bool have_pc = t.ticker && t.ticker->take_pc(s.pc);
+    if (!have_pc) s.pc = program_counter(t.tid, have_pc);
+    const bool counted = have_pc && t.counters->sample(s);
     t.listening = group_stop;
     // Resume first: symbol lookup and writing happen while the program runs.
     ptrace(group_stop ? PTRACE_LISTEN : PTRACE_CONT, t.tid, nullptr, nullptr);
