@@ -140,7 +140,11 @@ void Monitor::on_wall_tick() {
 }
 
 void Monitor::interrupt(TracedThread& t) {
-    if (t.tick_pending || t.listening || !t.counters) return;
+    // Sent again even while a tick is pending: an interrupt that meets an exec
+    // (or another event stop) can be consumed without an interrupt stop, and
+    // waiting for that stop would end the sampling of this thread for good.
+    // Interrupts before one stop coalesce into that stop.
+    if (t.listening || !t.counters) return;
     if (ptrace(PTRACE_INTERRUPT, t.tid, nullptr, nullptr) == 0) t.tick_pending = true;
 }
 
