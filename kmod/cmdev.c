@@ -7,6 +7,13 @@
  * the deltas of the live events since the previous SAMPLE and rotates the
  * live set round-robin: live set s = events {(s*K + j) mod N : j < K}.
  * The ioctl ABI is in include/uapi/cmdev.h and docs/KMOD.md.
+ *
+ * Who may count what follows perf_event_open(2) as far as the exported API
+ * allows: the device is for perfmon_capable() callers, a group the
+ * administrator names (cmdev.gid=) or, with cmdev.allow_unprivileged=1,
+ * everyone; kernel.perf_event_paranoid applies to all but perfmon_capable();
+ * another task needs ptrace read access; and a task that execs a setuid or
+ * otherwise non-dumpable program loses its counters, as with perf.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -16,8 +23,10 @@
 #include <linux/gcd.h>
 #include <linux/kernel.h>
 #include <linux/list.h>
+#include <linux/minmax.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
+#include <linux/mount.h>
 #include <linux/mutex.h>
 #include <linux/perf_event.h>
 #include <linux/pid.h>
@@ -26,19 +35,46 @@
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/uaccess.h>
 
 #include "include/uapi/cmdev.h"
 
 /* Bound on any struct size we accept, so hostile sizes cannot make us scan far. */
 #define CMDEV_MAX_STRUCT_SIZE	PAGE_SIZE
-#define CMDEV_SNAPSHOT_SIZE	8192
+
+/*
+ * Who may open the device. Read-only once loaded: the node's mode is derived
+ * from them when the device is registered.
+ */
+static int gid = -1;
+module_param(gid, int, 0444);
+MODULE_PARM_DESC(gid, "members of this group may use /dev/cmdev (node mode 0660; the node needs this group, e.g. from a udev rule); -1: none");
+static bool allow_unprivileged;
+module_param(allow_unprivileged, bool, 0444);
+MODULE_PARM_DESC(allow_unprivileged, "anyone may open /dev/cmdev (mode 0666); kernel.perf_event_paranoid still applies");
+
+static kgid_t cmdev_kgid = INVALID_GID;
+
+/*
+ * What the caller may do, weakest first. The weaker of the opener's class
+ * and the current caller's class applies to every CONFIGURE and ATTACH, so a
+ * descriptor handed to (or kept across setuid() by) a less privileged
+ * process gives it no more than it could open itself.
+ */
+enum cmdev_priv {
+	CMDEV_PRIV_NONE,	/* may not use the device */
+	CMDEV_PRIV_USER,	/* allow_unprivileged: perf_event_paranoid applies in full */
+	CMDEV_PRIV_GROUP,	/* member of cmdev.gid: as an unprivileged user at level <= 2 */
+	CMDEV_PRIV_PERFMON,	/* perfmon_capable(): no paranoid limits, any task */
+};
 
 enum cmdev_state {
 	CMDEV_NEW,		/* nothing configured */
 	CMDEV_CONFIGURED,	/* events known, no counters */
 	CMDEV_ATTACHED,		/* counters exist on s->task */
 	CMDEV_GONE,		/* the task exited and its final values were returned */
+	CMDEV_REVOKED,		/* the task exec'd a non-dumpable program: counters removed */
 };
 
 static const char *const cmdev_state_names[] = {
@@ -46,6 +82,7 @@ static const char *const cmdev_state_names[] = {
 	[CMDEV_CONFIGURED] = "configured",
 	[CMDEV_ATTACHED] = "attached",
 	[CMDEV_GONE] = "exited",
+	[CMDEV_REVOKED] = "revoked",
 };
 
 struct cmdev_session {
@@ -55,6 +92,12 @@ struct cmdev_session {
 	u32 step, period;		/* position in the round-robin schedule */
 	u32 live;			/* mask of the live events */
 	u32 attach_flags;
+	bool started;			/* counting has begun (at ATTACH, or at the exec) */
+	enum cmdev_priv open_priv;	/* the opener's class */
+	bool watcher_privileged;	/* the attacher passed the task check by capability */
+	kuid_t watcher_uid;		/* the attacher's real ids, for the check at exit */
+	kgid_t watcher_gid;
+	u64 exec_id;			/* the task's self_exec_id when its counters last ran */
 	u64 seq;			/* samples taken */
 	struct cmdev_event events[CMDEV_MAX_EVENTS];
 	struct perf_event *counters[CMDEV_MAX_EVENTS];
@@ -64,6 +107,7 @@ struct cmdev_session {
 	u64 last_enabled[CMDEV_MAX_EVENTS];
 	u64 last_running[CMDEV_MAX_EVENTS];
 	struct task_struct *task;	/* held while attached */
+	struct pid *pid;		/* its pid, printed as the reader's namespace sees it */
 	struct list_head claim;		/* in cmdev_claims while attached */
 	struct cmdev_sample out;	/* too big for the stack */
 };
@@ -135,12 +179,115 @@ static int cmdev_version(void __user *uarg)
 }
 
 /*
- * Breakpoints and tracepoints need attr fields this ABI does not carry.
- * Without CAP_PERFMON only user-space counting is allowed, the rule of
- * perf_event_paranoid=2, which perf_event_create_kernel_counter() itself does
- * not apply.
+ * kernel.perf_event_paranoid, read through a procfs instance of our own:
+ * sysctl_perf_event_paranoid and the perf_allow_*() helpers are not exported
+ * to modules. The file is opened once at load; the value is read at every
+ * check, so the administrator's changes apply at once. A private mount, not
+ * the caller's /proc, so that nobody can show us another value by mounting
+ * over their own /proc/sys in a user namespace.
  */
-static int cmdev_check_event(const struct cmdev_event *ev)
+static struct vfsmount *cmdev_proc_mnt;
+static struct file *cmdev_paranoid_file;
+
+/* The most restrictive level, assumed when the sysctl cannot be read. */
+#define CMDEV_PARANOID_MAX	3
+
+static int cmdev_paranoid(void)
+{
+	char buf[16];
+	loff_t pos = 0;
+	ssize_t n;
+	int level;
+
+	if (!cmdev_paranoid_file)
+		return CMDEV_PARANOID_MAX;
+	n = kernel_read(cmdev_paranoid_file, buf, sizeof(buf) - 1, &pos);
+	if (n <= 0)
+		return CMDEV_PARANOID_MAX;
+	buf[n] = 0;
+	if (kstrtoint(strim(buf), 10, &level))
+		return CMDEV_PARANOID_MAX;
+	return min(level, CMDEV_PARANOID_MAX);
+}
+
+static void cmdev_paranoid_init(void)
+{
+	/* procfs is built in: get_fs_type() takes no module reference to put. */
+	struct file_system_type *proc = get_fs_type("proc");
+	struct vfsmount *mnt;
+	struct file *file;
+
+	mnt = proc ? kern_mount(proc) : ERR_PTR(-ENODEV);
+	if (IS_ERR(mnt))
+		goto fail;
+	file = file_open_root_mnt(mnt, "sys/kernel/perf_event_paranoid", O_RDONLY, 0);
+	if (IS_ERR(file)) {
+		kern_unmount(mnt);
+		goto fail;
+	}
+	cmdev_proc_mnt = mnt;
+	cmdev_paranoid_file = file;
+	return;
+fail:
+	pr_warn("cannot read kernel.perf_event_paranoid: level %d applies to all without CAP_PERFMON\n",
+		CMDEV_PARANOID_MAX);
+}
+
+static void cmdev_paranoid_exit(void)
+{
+	if (cmdev_paranoid_file)
+		fput(cmdev_paranoid_file);
+	if (cmdev_proc_mnt)
+		kern_unmount(cmdev_proc_mnt);
+	cmdev_paranoid_file = NULL;
+	cmdev_proc_mnt = NULL;
+}
+
+/* The class of the current caller. */
+static enum cmdev_priv cmdev_caller_priv(void)
+{
+	if (perfmon_capable())
+		return CMDEV_PRIV_PERFMON;
+	if (gid_valid(cmdev_kgid) && in_group_p(cmdev_kgid))
+		return CMDEV_PRIV_GROUP;
+	if (allow_unprivileged)
+		return CMDEV_PRIV_USER;
+	return CMDEV_PRIV_NONE;
+}
+
+/*
+ * The paranoid level that binds a class. Members of cmdev.gid were granted the
+ * device by the administrator, so level 3 ("no unprivileged counting") does
+ * not shut them out; below that they are held to the level like anyone.
+ */
+static int cmdev_level(enum cmdev_priv priv)
+{
+	int level;
+
+	if (priv == CMDEV_PRIV_PERFMON)
+		return -1;
+	level = cmdev_paranoid();
+	return priv == CMDEV_PRIV_GROUP ? min(level, 2) : level;
+}
+
+/*
+ * The class that applies now: the weaker of the opener's and the caller's.
+ * -EACCES when it may not count at all, as perf_event_open() at level 3.
+ */
+static int cmdev_priv_now(const struct cmdev_session *s, enum cmdev_priv *priv)
+{
+	*priv = min(s->open_priv, cmdev_caller_priv());
+	if (*priv == CMDEV_PRIV_NONE || cmdev_level(*priv) > 2)
+		return -EACCES;
+	return 0;
+}
+
+/*
+ * Breakpoints and tracepoints need attr fields this ABI does not carry.
+ * Counting kernel mode needs level 1 or less or CAP_PERFMON, as
+ * perf_allow_kernel(), which perf_event_create_kernel_counter() does not call.
+ */
+static int cmdev_check_event(const struct cmdev_event *ev, int level)
 {
 	const u32 all_excluded = CMDEV_EV_EXCLUDE_USER | CMDEV_EV_EXCLUDE_KERNEL |
 				 CMDEV_EV_EXCLUDE_HV;
@@ -151,25 +298,36 @@ static int cmdev_check_event(const struct cmdev_event *ev)
 		return -EINVAL;
 	if (ev->type == PERF_TYPE_TRACEPOINT || ev->type == PERF_TYPE_BREAKPOINT)
 		return -EINVAL;
-	if (!(ev->flags & CMDEV_EV_EXCLUDE_KERNEL && ev->flags & CMDEV_EV_EXCLUDE_HV) &&
-	    !perfmon_capable())
-		return -EPERM;
+	if (!(ev->flags & CMDEV_EV_EXCLUDE_KERNEL) && level > 1)
+		return -EACCES;
 	return 0;
+}
+
+/* Attached, whether or not the task still counts: the session holds counters and the task. */
+static bool cmdev_holds_task(const struct cmdev_session *s)
+{
+	return s->state == CMDEV_ATTACHED || s->state == CMDEV_GONE || s->state == CMDEV_REVOKED;
 }
 
 static int cmdev_configure(struct cmdev_session *s, const void __user *uarg)
 {
 	struct cmdev_event events[CMDEV_MAX_EVENTS];
+	enum cmdev_priv priv;
 	struct cmdev_config c;
 	const u8 __user *uev;
+	int level;
 	u32 i;
 	int err;
 
 	err = cmdev_copy_in(&c, sizeof(c), uarg);
 	if (err)
 		return err;
-	if (s->state == CMDEV_ATTACHED || s->state == CMDEV_GONE)
+	if (cmdev_holds_task(s))
 		return -EBUSY;
+	err = cmdev_priv_now(s, &priv);
+	if (err)
+		return err;
+	level = cmdev_level(priv);
 	if (c.n_events > CMDEV_MAX_EVENTS)
 		return -E2BIG;
 	if (c.n_events == 0 || c.slots == 0 || c.slots > c.n_events)
@@ -185,7 +343,7 @@ static int cmdev_configure(struct cmdev_session *s, const void __user *uarg)
 					    uev + (size_t)i * c.event_size, c.event_size);
 		if (err)
 			return err;
-		err = cmdev_check_event(&events[i]);
+		err = cmdev_check_event(&events[i], level);
 		if (err)
 			return err;
 	}
@@ -197,36 +355,46 @@ static int cmdev_configure(struct cmdev_session *s, const void __user *uarg)
 	return 0;
 }
 
+/* The ids part of the ptrace rule: the watcher's real ids are all of the task's ids. */
+static bool cmdev_ids_match(kuid_t uid, kgid_t gid, const struct cred *tcred)
+{
+	return uid_eq(uid, tcred->euid) && uid_eq(uid, tcred->suid) && uid_eq(uid, tcred->uid) &&
+	       gid_eq(gid, tcred->egid) && gid_eq(gid, tcred->sgid) && gid_eq(gid, tcred->gid);
+}
+
 /*
  * The rule of ptrace_may_access(task, PTRACE_MODE_READ_REALCREDS), which the
  * kernel does not export to modules: the caller's thread group, or the
  * caller's real uid and gid equal all of the target's ids and the target is
- * dumpable, or CAP_SYS_PTRACE over the target. Security modules are not asked.
+ * dumpable, or CAP_SYS_PTRACE over the target. Security modules are not asked
+ * (security_ptrace_access_check() is not exported either). *by_cap tells
+ * whether a capability, not the ids, granted it.
  */
-static bool cmdev_may_access(struct task_struct *task)
+static bool cmdev_may_access(struct task_struct *task, bool *by_cap)
 {
 	const struct cred *cred = current_cred(), *tcred;
 	struct mm_struct *mm;
-	bool ok;
+	bool ok, ids;
 
+	*by_cap = false;
 	if (same_thread_group(task, current))
 		return true;
 
 	task_lock(task);
 	rcu_read_lock();
 	tcred = __task_cred(task);
-	ok = (uid_eq(cred->uid, tcred->euid) && uid_eq(cred->uid, tcred->suid) &&
-	      uid_eq(cred->uid, tcred->uid) && gid_eq(cred->gid, tcred->egid) &&
-	      gid_eq(cred->gid, tcred->sgid) && gid_eq(cred->gid, tcred->gid)) ||
-	     ns_capable(tcred->user_ns, CAP_SYS_PTRACE);
+	ids = cmdev_ids_match(cred->uid, cred->gid, tcred);
+	ok = ids || ns_capable(tcred->user_ns, CAP_SYS_PTRACE);
 	rcu_read_unlock();
+	*by_cap = !ids;
 	if (ok) {
 		/* Dumpability must be read after the credentials (pairs with commit_creds()). */
 		smp_rmb();
 		mm = task->mm;
-		if (mm && get_dumpable(mm) != SUID_DUMP_USER &&
-		    !ns_capable(mm->user_ns, CAP_SYS_PTRACE))
-			ok = false;
+		if (mm && get_dumpable(mm) != SUID_DUMP_USER) {
+			ok = ns_capable(mm->user_ns, CAP_SYS_PTRACE);
+			*by_cap = true;
+		}
 	}
 	task_unlock(task);
 	return ok;
@@ -345,14 +513,17 @@ static int cmdev_attach(struct cmdev_session *s, const void __user *uarg)
 {
 	struct task_struct *task;
 	struct cmdev_attach a;
-	int err;
+	enum cmdev_priv priv;
+	bool by_cap;
+	int err, level;
+	u32 i;
 
 	err = cmdev_copy_in(&a, sizeof(a), uarg);
 	if (err)
 		return err;
 	if (a.flags & ~CMDEV_ATTACH_FLAGS_ALL || a.reserved || a.pid < 0)
 		return -EINVAL;
-	if (s->state == CMDEV_ATTACHED || s->state == CMDEV_GONE)
+	if (cmdev_holds_task(s))
 		return -EBUSY;
 	if (s->state != CMDEV_CONFIGURED)
 		return -EINVAL;
@@ -363,6 +534,16 @@ static int cmdev_attach(struct cmdev_session *s, const void __user *uarg)
 	 */
 	if (a.flags & CMDEV_ATTACH_INHERIT && s->slots != s->n_events)
 		return -EINVAL;
+	/* Counters are made now: the policy of now applies, as at perf_event_open(). */
+	err = cmdev_priv_now(s, &priv);
+	if (err)
+		return err;
+	level = cmdev_level(priv);
+	for (i = 0; i < s->n_events; i++) {
+		err = cmdev_check_event(&s->events[i], level);
+		if (err)
+			return err;
+	}
 
 	task = cmdev_get_task(a.pid);
 	if (IS_ERR(task))
@@ -379,7 +560,10 @@ static int cmdev_attach(struct cmdev_session *s, const void __user *uarg)
 	err = down_read_interruptible(&task->signal->exec_update_lock);
 	if (err)
 		goto out_put;
-	if (!cmdev_may_access(task)) {
+	/* As perf_check_permission(): CAP_PERFMON may count any task. */
+	if (priv == CMDEV_PRIV_PERFMON) {
+		by_cap = true;
+	} else if (!cmdev_may_access(task, &by_cap)) {
 		err = -EPERM;
 		goto out_unlock;
 	}
@@ -391,12 +575,18 @@ static int cmdev_attach(struct cmdev_session *s, const void __user *uarg)
 	s->live = cmdev_live_set(s, 0);
 	s->seq = 0;
 	s->attach_flags = a.flags;
+	s->started = !(a.flags & CMDEV_ATTACH_ON_EXEC);
+	s->watcher_privileged = by_cap;
+	s->watcher_uid = current_uid();
+	s->watcher_gid = current_gid();
+	s->exec_id = READ_ONCE(task->self_exec_id);
 	err = cmdev_create_counters(s, task, a.flags);
 	if (err) {
 		cmdev_unclaim(s);
 		goto out_unlock;
 	}
 	up_read(&task->signal->exec_update_lock);
+	s->pid = get_task_pid(task, PIDTYPE_PID);
 	s->state = CMDEV_ATTACHED;
 	return 0;	/* the task reference now belongs to the session */
 
@@ -414,15 +604,65 @@ static void cmdev_detach_locked(struct cmdev_session *s)
 	cmdev_release_counters(s);
 	cmdev_unclaim(s);
 	put_task_struct(task);
+	put_pid(s->pid);
+	s->pid = NULL;
 	s->state = CMDEV_CONFIGURED;
 }
 
 static int cmdev_detach(struct cmdev_session *s)
 {
-	if (s->state != CMDEV_ATTACHED && s->state != CMDEV_GONE)
+	if (!cmdev_holds_task(s))
 		return -EINVAL;
 	cmdev_detach_locked(s);
 	return 0;
+}
+
+/*
+ * Whether the kernel took the counters away from the task. An exec of a
+ * setuid or otherwise non-dumpable program removes every perf counter from
+ * the task (begin_new_exec() calls perf_event_exit_task()), as exit does; the
+ * counters then read the same value forever. Counters in the EXIT state on a
+ * task that is not exiting were removed by such an exec. If the task has
+ * exited too by now, exit and exec cannot be told apart by the counters; the
+ * exec shows when the task exec'd since the last sample and its ids no
+ * longer match those of a watcher who had access by ids (a watcher with
+ * CAP_SYS_PTRACE or CAP_PERFMON is told at exit only when it looked between).
+ */
+static bool cmdev_revoked(struct cmdev_session *s)
+{
+	struct task_struct *task = s->task;
+	bool match;
+
+	if (READ_ONCE(s->clock->state) != PERF_EVENT_STATE_EXIT) {
+		s->exec_id = READ_ONCE(task->self_exec_id);
+		return false;
+	}
+	/* PF_EXITING is set before do_exit() removes the counters. */
+	smp_rmb();
+	if (!(READ_ONCE(task->flags) & PF_EXITING))
+		return true;
+	if (s->watcher_privileged || READ_ONCE(task->self_exec_id) == s->exec_id)
+		return false;
+	rcu_read_lock();
+	match = cmdev_ids_match(s->watcher_uid, s->watcher_gid, __task_cred(task));
+	rcu_read_unlock();
+	return !match;
+}
+
+/*
+ * A task attached with ON_EXEC counts from its next exec, where perf enables
+ * the events created with enable_on_exec: those of the first live set. Until
+ * then nothing is rotated, so no other event is ever left waiting for the exec
+ * (perf_event_disable() of an event that never ran does not clear its
+ * enable_on_exec, and an event enabled before the exec would count the
+ * monitor's side of fork). The clock is one of them: it leaves the OFF state
+ * at the exec.
+ */
+static bool cmdev_waiting_for_exec(struct cmdev_session *s)
+{
+	if (!s->started && READ_ONCE(s->clock->state) != PERF_EVENT_STATE_OFF)
+		s->started = true;
+	return !s->started;
 }
 
 static int cmdev_sample(struct cmdev_session *s, void __user *uarg)
@@ -438,18 +678,29 @@ static int cmdev_sample(struct cmdev_session *s, void __user *uarg)
 		return err;
 	if (s->state == CMDEV_GONE)
 		return -ESRCH;
+	if (s->state == CMDEV_REVOKED)
+		return -EPERM;
 	if (s->state != CMDEV_ATTACHED)
 		return -EINVAL;
+	if (cmdev_revoked(s)) {
+		s->state = CMDEV_REVOKED;
+		return -EPERM;
+	}
 
 	/* exit_state is set after perf_event_exit_task(): the counts are final. */
 	exited = READ_ONCE(s->task->exit_state) != 0;
-	next = exited ? s->live : cmdev_live_set(s, (s->step + 1) % s->period);
-
 	memset(out, 0, sizeof(*out));
 	out->size = sizeof(*out);
+	out->seq = ++s->seq;
+	if (!exited && cmdev_waiting_for_exec(s)) {
+		out->flags = CMDEV_SAMPLE_NOT_STARTED;
+		out->next_mask = s->live;
+		return cmdev_copy_out(uarg, usize, out, sizeof(*out));
+	}
+
+	next = exited ? s->live : cmdev_live_set(s, (s->step + 1) % s->period);
 	out->live_mask = s->live;
 	out->next_mask = next;
-	out->seq = ++s->seq;
 	clock = perf_event_read_value(s->clock, &enabled, &running);
 	out->task_ns = clock - s->last_clock;
 	s->last_clock = clock;
@@ -515,10 +766,14 @@ static long cmdev_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	return err;
 }
 
-/* The human-readable snapshot: current totals, without disturbing the deltas. */
+/*
+ * The human-readable snapshot: current totals, without disturbing the
+ * deltas. The task's pid is the one the reader's pid namespace gives it
+ * (0 when the task is not visible there, or has been reaped).
+ */
 static size_t cmdev_snapshot(struct cmdev_session *s, char *buf, size_t size)
 {
-	const bool counting = s->state == CMDEV_ATTACHED || s->state == CMDEV_GONE;
+	const bool counting = cmdev_holds_task(s);
 	u64 count, enabled, running;
 	size_t n = 0;
 	u32 i;
@@ -530,9 +785,9 @@ static size_t cmdev_snapshot(struct cmdev_session *s, char *buf, size_t size)
 	n += scnprintf(buf + n, size - n, "events %u slots %u\n", s->n_events, s->slots);
 	if (counting)
 		n += scnprintf(buf + n, size - n,
-			       "task %d inherit %d on_exec %d\nsamples %llu live 0x%x task_ns %llu\n",
-			       task_pid_nr(s->task), !!(s->attach_flags & CMDEV_ATTACH_INHERIT),
-			       !!(s->attach_flags & CMDEV_ATTACH_ON_EXEC), s->seq, s->live,
+			       "task %d inherit %d on_exec %d started %d\nsamples %llu live 0x%x task_ns %llu\n",
+			       pid_vnr(s->pid), !!(s->attach_flags & CMDEV_ATTACH_INHERIT),
+			       !!(s->attach_flags & CMDEV_ATTACH_ON_EXEC), s->started, s->seq, s->live,
 			       perf_event_read_value(s->clock, &enabled, &running));
 	for (i = 0; i < s->n_events; i++) {
 		const struct cmdev_event *ev = &s->events[i];
@@ -550,6 +805,11 @@ static size_t cmdev_snapshot(struct cmdev_session *s, char *buf, size_t size)
 	return n;
 }
 
+/*
+ * Every read() returns the whole snapshot of this moment, like read() of a
+ * perf event: it has no file position and never ends. A buffer too small for
+ * the snapshot is -ENOSPC (CMDEV_SNAPSHOT_MAX bytes always suffice).
+ */
 static ssize_t cmdev_read(struct file *file, char __user *ubuf, size_t len, loff_t *ppos)
 {
 	struct cmdev_session *s = file->private_data;
@@ -557,26 +817,39 @@ static ssize_t cmdev_read(struct file *file, char __user *ubuf, size_t len, loff
 	size_t n;
 	char *buf;
 
-	buf = kmalloc(CMDEV_SNAPSHOT_SIZE, GFP_KERNEL);
+	buf = kmalloc(CMDEV_SNAPSHOT_MAX, GFP_KERNEL);
 	if (!buf)
 		return -ENOMEM;
 	mutex_lock(&s->lock);
-	n = cmdev_snapshot(s, buf, CMDEV_SNAPSHOT_SIZE);
+	n = cmdev_snapshot(s, buf, CMDEV_SNAPSHOT_MAX);
 	mutex_unlock(&s->lock);
-	ret = simple_read_from_buffer(ubuf, len, ppos, buf, n);
+	if (len < n)
+		ret = -ENOSPC;
+	else
+		ret = copy_to_user(ubuf, buf, n) ? -EFAULT : n;
 	kfree(buf);
 	return ret;
 }
 
+/*
+ * The device is for perfmon_capable() callers and members of cmdev.gid, or
+ * for everyone with allow_unprivileged as far as perf_event_paranoid lets
+ * them count at all. The node's mode says the same, but is not relied on:
+ * an administrator may have made it wider by accident.
+ */
 static int cmdev_open(struct inode *inode, struct file *file)
 {
+	enum cmdev_priv priv = cmdev_caller_priv();
 	struct cmdev_session *s;
 
+	if (priv == CMDEV_PRIV_NONE || cmdev_level(priv) > 2)
+		return -EACCES;
 	s = kzalloc(sizeof(*s), GFP_KERNEL);
 	if (!s)
 		return -ENOMEM;
 	mutex_init(&s->lock);
 	INIT_LIST_HEAD(&s->claim);
+	s->open_priv = priv;
 	file->private_data = s;
 	return nonseekable_open(inode, file);
 }
@@ -585,7 +858,7 @@ static int cmdev_release(struct inode *inode, struct file *file)
 {
 	struct cmdev_session *s = file->private_data;
 
-	if (s->state == CMDEV_ATTACHED || s->state == CMDEV_GONE)
+	if (cmdev_holds_task(s))
 		cmdev_detach_locked(s);
 	mutex_destroy(&s->lock);
 	kfree(s);
@@ -606,10 +879,40 @@ static struct miscdevice cmdev_misc = {
 	.minor = MISC_DYNAMIC_MINOR,
 	.name = "cmdev",
 	.fops = &cmdev_fops,
-	.mode = 0666,	/* access to a task is checked at ATTACH */
 };
 
-module_misc_device(cmdev_misc);
+static int __init cmdev_init(void)
+{
+	int err;
+
+	if (gid < -1) {
+		pr_err("gid=%d: not a group id\n", gid);
+		return -EINVAL;
+	}
+	if (gid >= 0)
+		cmdev_kgid = make_kgid(&init_user_ns, gid);
+	/* The node's mode matches who open() lets in; root otherwise. */
+	if (allow_unprivileged)
+		cmdev_misc.mode = 0666;
+	else if (gid_valid(cmdev_kgid))
+		cmdev_misc.mode = 0660;
+	else
+		cmdev_misc.mode = 0600;
+	cmdev_paranoid_init();
+	err = misc_register(&cmdev_misc);
+	if (err)
+		cmdev_paranoid_exit();
+	return err;
+}
+
+static void __exit cmdev_exit(void)
+{
+	misc_deregister(&cmdev_misc);
+	cmdev_paranoid_exit();
+}
+
+module_init(cmdev_init);
+module_exit(cmdev_exit);
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("Per-task virtual event counters (multiplexed perf events) on /dev/cmdev");

@@ -12,7 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sched.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -178,43 +180,6 @@ static void test_multiplex(void)
 		     r ? "" : detail, 100 * worst, errname(r));
 	if (fd >= 0)
 		close(fd);
-}
-
-/* An unprivileged user cannot attach to a root process, but can to itself. */
-static void test_permission(void)
-{
-	struct cmdev_event ev = ktest_sw(PERF_COUNT_SW_PAGE_FAULTS);
-	struct cmdev_event kernel_ev = ktest_sw(PERF_COUNT_SW_PAGE_FAULTS);
-	pid_t root_pid = getpid(), child;
-	int status = 0, pipefd[2];
-	int results[3] = { 1, 1, 1 };
-
-	kernel_ev.flags = 0;
-	if (pipe(pipefd))
-		return ktest_report("permission", 0, "pipe: %s", strerror(errno));
-	child = fork();
-	if (child == 0) {
-		int fd_other = open(KTEST_DEVICE, O_RDWR), fd_self = open(KTEST_DEVICE, O_RDWR);
-
-		if (setgid(65534) || setuid(65534))
-			_exit(2);
-		results[0] = ktest_configure(fd_other, &ev, 1, 1) ?: ktest_attach(fd_other, root_pid, 0);
-		results[1] = ktest_configure(fd_self, &ev, 1, 1) ?: ktest_attach(fd_self, 0, 0);
-		results[2] = ktest_configure(fd_other, &kernel_ev, 1, 1);
-		if (write(pipefd[1], results, sizeof(results)) != sizeof(results))
-			_exit(3);
-		_exit(0);
-	}
-	close(pipefd[1]);
-	if (read(pipefd[0], results, sizeof(results)) != sizeof(results))
-		results[0] = results[1] = results[2] = 1;
-	close(pipefd[0]);
-	waitpid(child, &status, 0);
-	ktest_report("permission_unprivileged",
-		     (results[0] == -EPERM || results[0] == -EACCES) && results[1] == 0 &&
-			     results[2] == -EPERM,
-		     "uid 65534 -> root pid: %s; -> itself: %s; kernel-mode event: %s",
-		     errname(results[0]), errname(results[1]), errname(results[2]));
 }
 
 /* One session per task: a second attach is -EBUSY until the first closes. */
@@ -456,20 +421,70 @@ static void test_concurrent(void)
 		     PROCS);
 }
 
+/* The count of event e in a read() snapshot; -1 when absent. */
+static long long snapshot_count(const char *text, unsigned e)
+{
+	char key[32];
+	const char *line, *count;
+
+	snprintf(key, sizeof(key), "event %u ", e);
+	line = strstr(text, key);
+	count = line ? strstr(line, " count ") : NULL;
+	return count ? atoll(count + 7) : -1;
+}
+
+/* Reads one snapshot; returns its length or -errno. */
+static ssize_t read_snapshot(int fd, char *text, size_t size)
+{
+	ssize_t n = read(fd, text, size - 1);
+
+	if (n < 0)
+		return -errno;
+	text[n] = 0;
+	return n;
+}
+
+/*
+ * Every read() is a fresh snapshot: a second read after touching P fresh
+ * pages shows the page-fault count P higher; a buffer too small is -ENOSPC
+ * and does not spoil the next read.
+ */
 static void test_read_snapshot(void)
 {
-	struct cmdev_event ev[2] = { ktest_sw(PERF_COUNT_SW_TASK_CLOCK),
-				     ktest_sw(PERF_COUNT_SW_PAGE_FAULTS) };
-	int fd = ktest_session(ev, 2, 1, 0, 0);
-	char text[4096] = "";
-	ssize_t n = fd < 0 ? -1 : read(fd, text, sizeof(text) - 1);
+	enum { PAGES = 64 };
+	struct cmdev_event ev[2] = { ktest_sw(PERF_COUNT_SW_PAGE_FAULTS),
+				     ktest_sw(PERF_COUNT_SW_TASK_CLOCK) };
+	char *warm = ktest_fresh_pages(1), *mem = ktest_fresh_pages(PAGES);
+	char text[CMDEV_SNAPSHOT_MAX], small[16];
+	long long c1 = -1, c2 = -1, c3 = -1;
+	ssize_t n1, n2, n_small, n3;
+	int fd;
 
-	if (n > 0)
-		text[n] = 0;
-	ktest_report("read_snapshot",
-		     n > 0 && strstr(text, "state attached\n") && strstr(text, "events 2 slots 1\n") &&
-			     strstr(text, "event 1 type 1 config 0x2 flags 0x6 count "),
-		     "%zd bytes", n);
+	/* Fault in the parsing code and the buffers now, not between the reads. */
+	ktest_touch(warm, 1);
+	snprintf(text, sizeof(text), "event 0 type 1 count 1\n");
+	snapshot_count(text, 0);
+	memset(small, 0, sizeof(small));
+	fd = ktest_session(ev, 2, 2, 0, 0);
+	n1 = fd < 0 ? fd : read_snapshot(fd, text, sizeof(text));
+	if (n1 > 0)
+		c1 = snapshot_count(text, 0);
+	ktest_touch(mem, PAGES);
+	n2 = fd < 0 ? fd : read_snapshot(fd, text, sizeof(text));
+	if (n2 > 0)
+		c2 = snapshot_count(text, 0);
+	n_small = fd < 0 ? fd : read_snapshot(fd, small, sizeof(small));
+	n3 = fd < 0 ? fd : read_snapshot(fd, text, sizeof(text));
+	if (n3 > 0)
+		c3 = snapshot_count(text, 0);
+	ktest_report("read_snapshot_repeatable",
+		     n1 > 0 && n2 > 0 && n3 > 0 && strstr(text, "state attached\n") &&
+			     strstr(text, "events 2 slots 2\n") &&
+			     strstr(text, "event 0 type 1 config 0x2 flags 0x6 count ") &&
+			     c1 >= 0 && c2 - c1 == PAGES && c3 == c2 && n_small == -ENOSPC,
+		     "reads of %zd, %zd, %zd bytes; page faults %lld -> %lld (+%d pages) -> %lld; "
+		     "16-byte buffer: %s", n1, n2, n3, c1, c2, PAGES, c3,
+		     errname(n_small < 0 ? (int)n_small : 0));
 	if (fd >= 0)
 		close(fd);
 }
@@ -548,17 +563,564 @@ static void test_unload_reload(const char *ko_path)
 		     errname(unloaded), errname(loaded), errname(reopened));
 }
 
+/* ---- policy: who may open the device and count what ---- */
+
+#define USER_A 1000	/* a user in the cmdev group when it is 3000 */
+#define USER_B 1001	/* another user, in no group */
+#define CMDEV_GROUP 3000
+#define SUID_OWNER 2000	/* owner of the setuid copy of this program */
+#define SUID_PROG "/tmp/cmdev_suid"
+
+static const char *ko_path;
+
+static int set_paranoid(int level)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "w");
+	int ok = f && fprintf(f, "%d\n", level) > 0;
+
+	if (f && fclose(f))
+		ok = 0;
+	return ok ? 0 : -EIO;
+}
+
+/* Loads cmdev.ko afresh with these parameters; 0 or -errno. */
+static int reload(const char *params)
+{
+	int ko, err;
+
+	if (syscall(SYS_delete_module, "cmdev", O_NONBLOCK) < 0 && errno != ENOENT)
+		return -errno;
+	ko = open(ko_path, O_RDONLY | O_CLOEXEC);
+	if (ko < 0)
+		return -errno;
+	err = syscall(SYS_finit_module, ko, params, 0) < 0 ? -errno : 0;
+	close(ko);
+	return err;
+}
+
+static int open_errno(void)
+{
+	int fd = open(KTEST_DEVICE, O_RDWR | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
+/*
+ * Runs fn(arg, results) in a child that has become uid/gid with the given
+ * supplementary groups, and returns the child's results (each 0 or -errno);
+ * 1 in every slot when the child could not report.
+ */
+static void run_as(uid_t uid, gid_t gid, int ngroups, const gid_t *groups,
+		   void (*fn)(void *arg, int *results), void *arg, int *results, int n)
+{
+	int pipefd[2];
+	pid_t child;
+
+	for (int i = 0; i < n; i++)
+		results[i] = 1;
+	if (pipe(pipefd))
+		return;
+	child = fork();
+	if (child == 0) {
+		close(pipefd[0]);
+		if (ktest_become(uid, gid, ngroups, groups))
+			_exit(2);
+		fn(arg, results);
+		if (write(pipefd[1], results, n * sizeof(int)) != (ssize_t)(n * sizeof(int)))
+			_exit(3);
+		_exit(0);
+	}
+	close(pipefd[1]);
+	if (read(pipefd[0], results, n * sizeof(int)) != (ssize_t)(n * sizeof(int)))
+		for (int i = 0; i < n; i++)
+			results[i] = 1;
+	close(pipefd[0]);
+	waitpid(child, NULL, 0);
+}
+
+static void just_open(void *arg, int *r)
+{
+	(void)arg;
+	r[0] = open_errno();
+}
+
+/* A process of another user that lives until its pipe closes; returns its pid. */
+static pid_t other_user_process(uid_t uid, int *keep)
+{
+	int fds[2];
+	char byte;
+	pid_t pid;
+
+	if (pipe(fds))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		close(fds[1]);
+		if (ktest_become(uid, uid, 0, NULL))
+			_exit(2);
+		while (read(fds[0], &byte, 1) > 0)
+			;
+		_exit(0);
+	}
+	close(fds[0]);
+	*keep = fds[1];
+	return pid;
+}
+
+struct access_probe {
+	pid_t root_pid, other_pid;
+};
+
+/*
+ * As an unprivileged caller: open, count itself in user space, count kernel
+ * mode, attach to a root process, attach to another user's process.
+ */
+static void probe_access(void *arg, int *r)
+{
+	const struct access_probe *p = arg;
+	struct cmdev_event ev = ktest_sw(PERF_COUNT_SW_PAGE_FAULTS), kev = ev;
+	int fd = open(KTEST_DEVICE, O_RDWR | O_CLOEXEC), fd2;
+
+	kev.flags = CMDEV_EV_EXCLUDE_HV;
+	r[0] = fd < 0 ? -errno : 0;
+	if (fd < 0)
+		return;
+	r[1] = ktest_configure(fd, &ev, 1, 1) ?: ktest_attach(fd, 0, 0);
+	close(fd);	/* one session per task: the next one counts this task too */
+	fd2 = open(KTEST_DEVICE, O_RDWR | O_CLOEXEC);
+	r[2] = ktest_configure(fd2, &kev, 1, 1);
+	if (!r[2])
+		r[2] = ktest_attach(fd2, 0, 0);
+	close(fd2);
+	fd2 = open(KTEST_DEVICE, O_RDWR | O_CLOEXEC);
+	r[3] = ktest_configure(fd2, &ev, 1, 1) ?: ktest_attach(fd2, p->root_pid, 0);
+	close(fd2);
+	fd2 = open(KTEST_DEVICE, O_RDWR | O_CLOEXEC);
+	r[4] = ktest_configure(fd2, &ev, 1, 1) ?: ktest_attach(fd2, p->other_pid, 0);
+	close(fd2);
+}
+
+static unsigned node_mode(gid_t *gid)
+{
+	struct stat st;
+
+	if (stat(KTEST_DEVICE, &st))
+		return 0;
+	*gid = st.st_gid;
+	return st.st_mode & 07777;
+}
+
+/*
+ * Default load: the node is 0600 root; an unprivileged user is refused by the
+ * mode and, with the node opened wide by mistake, by the module itself; a
+ * descriptor root opened is refused once its holder dropped to that user.
+ */
+static void test_policy_default(void)
+{
+	struct cmdev_event ev = ktest_sw(PERF_COUNT_SW_PAGE_FAULTS);
+	int loaded = reload(""), by_mode, by_module, handed = 1, status = 0;
+	gid_t node_gid = 1;
+	unsigned mode = node_mode(&node_gid);
+	pid_t child;
+	int fd;
+
+	run_as(USER_B, USER_B, 0, NULL, just_open, NULL, &by_mode, 1);
+	chmod(KTEST_DEVICE, 0666);
+	run_as(USER_B, USER_B, 0, NULL, just_open, NULL, &by_module, 1);
+	chmod(KTEST_DEVICE, 0600);
+	fd = open(KTEST_DEVICE, O_RDWR | O_CLOEXEC);
+	child = fork();
+	if (child == 0) {
+		if (ktest_become(USER_B, USER_B, 0, NULL))
+			_exit(2);
+		_exit(-(ktest_configure(fd, &ev, 1, 1)));
+	}
+	waitpid(child, &status, 0);
+	if (WIFEXITED(status))
+		handed = -WEXITSTATUS(status);
+	close(fd);
+	ktest_report("policy_default_root_only",
+		     !loaded && mode == 0600 && node_gid == 0 && by_mode == -EACCES &&
+			     by_module == -EACCES && handed == -EACCES && fd >= 0,
+		     "load %s; node %04o gid %u; uid %d open: %s; node made 0666: %s; "
+		     "root's fd after dropping to uid %d: %s", errname(loaded), mode, node_gid,
+		     USER_B, errname(by_mode), errname(by_module), USER_B, errname(handed));
+}
+
+/*
+ * gid=3000: the node is 0660 (its group is udev's job; here chgrp). A member
+ * counts its own tasks in user space; not kernel mode at paranoid 3 or 2, but
+ * at 1; not root's or another user's process. A non-member is refused.
+ */
+static void test_policy_group(void)
+{
+	const gid_t group = CMDEV_GROUP;
+	int loaded = reload("gid=3000"), bad_gid, keep = -1, outsider, kernel_at_1[5];
+	struct access_probe p = { .root_pid = getpid() };
+	gid_t node_gid = 0;
+	unsigned mode = node_mode(&node_gid);
+	int r[5];
+
+	chown(KTEST_DEVICE, 0, CMDEV_GROUP);
+	p.other_pid = other_user_process(USER_B, &keep);
+	run_as(USER_A, USER_A, 1, &group, probe_access, &p, r, 5);
+	run_as(USER_B, USER_B, 0, NULL, just_open, NULL, &outsider, 1);
+	set_paranoid(1);
+	run_as(USER_A, USER_A, 1, &group, probe_access, &p, kernel_at_1, 5);
+	set_paranoid(3);
+	close(keep);
+	waitpid(p.other_pid, NULL, 0);
+	ktest_report("policy_group",
+		     !loaded && mode == 0660 && !r[0] && !r[1] && r[2] == -EACCES &&
+			     r[3] == -EPERM && r[4] == -EPERM && outsider == -EACCES &&
+			     !kernel_at_1[2],
+		     "load %s; node %04o; member uid %d: open %s, itself %s, kernel mode %s "
+		     "(at paranoid 1: %s), root's pid %s, uid %d's pid %s; non-member uid %d: %s",
+		     errname(loaded), mode, USER_A, errname(r[0]), errname(r[1]), errname(r[2]),
+		     errname(kernel_at_1[2]), errname(r[3]), USER_B, errname(r[4]), USER_B,
+		     errname(outsider));
+	bad_gid = reload("gid=-5");
+	ktest_report("policy_bad_gid", bad_gid == -EINVAL, "gid=-5: %s", errname(bad_gid));
+	reload("gid=3000");
+	chown(KTEST_DEVICE, 0, CMDEV_GROUP);
+}
+
+/*
+ * allow_unprivileged=1: the node is 0666 and perf_event_paranoid decides, read
+ * at every open: 3 refuses; 2 lets a user count its own tasks in user space;
+ * 1 allows kernel mode too. Another user's task stays refused.
+ */
+static void test_policy_unprivileged(void)
+{
+	int loaded = reload("allow_unprivileged=1"), keep = -1;
+	struct access_probe p = { .root_pid = getpid() };
+	int at3[5], at2[5], at1[5];
+	gid_t node_gid;
+	unsigned mode = node_mode(&node_gid);
+
+	p.other_pid = other_user_process(USER_B, &keep);
+	run_as(USER_A, USER_A, 0, NULL, probe_access, &p, at3, 5);
+	set_paranoid(2);
+	run_as(USER_A, USER_A, 0, NULL, probe_access, &p, at2, 5);
+	set_paranoid(1);
+	run_as(USER_A, USER_A, 0, NULL, probe_access, &p, at1, 5);
+	set_paranoid(3);
+	close(keep);
+	waitpid(p.other_pid, NULL, 0);
+	ktest_report("policy_unprivileged_paranoid",
+		     !loaded && mode == 0666 && at3[0] == -EACCES && !at2[0] && !at2[1] &&
+			     at2[2] == -EACCES && at2[3] == -EPERM && at2[4] == -EPERM &&
+			     !at1[0] && !at1[1] && !at1[2] && at1[4] == -EPERM,
+		     "load %s; node %04o; uid %d at paranoid 3: open %s; at 2: open %s, itself %s, "
+		     "kernel mode %s, root's pid %s, uid %d's pid %s; at 1: kernel mode %s, "
+		     "uid %d's pid %s", errname(loaded), mode, USER_A, errname(at3[0]),
+		     errname(at2[0]), errname(at2[1]), errname(at2[2]), errname(at2[3]), USER_B,
+		     errname(at2[4]), errname(at1[2]), USER_B, errname(at1[4]));
+}
+
+/* ---- exec of the target ---- */
+
+/*
+ * What an exec'd target runs (this program, or its setuid copy):
+ * --exec-child READY_FD WAIT_FD PAGES: touches PAGES fresh pages and spins
+ * 20 ms, reports on READY_FD, then waits for WAIT_FD to close.
+ */
+static int exec_child_main(char **argv)
+{
+	int ready = atoi(argv[0]), wait_fd = atoi(argv[1]);
+	unsigned pages = (unsigned)atoi(argv[2]);
+	char *mem = ktest_fresh_pages(pages), byte = 0;
+
+	ktest_touch(mem, pages);
+	spin_cpu_ns(20000000);
+	if (write(ready, &byte, 1) != 1)
+		return 1;
+	while (read(wait_fd, &byte, 1) > 0)
+		;
+	return 0;
+}
+
+struct exec_target {
+	pid_t pid;
+	int go, ready, release;	/* our ends: start the exec; it ran; let it exit */
+};
+
+/*
+ * Forks a target that waits for a byte on go, then execs prog --exec-child
+ * (prog "-": just exits, without exec).
+ */
+static int start_exec_target(struct exec_target *t, const char *prog, unsigned pages)
+{
+	int go[2], ready[2], release[2];
+
+	if (pipe(go) || pipe(ready) || pipe(release))
+		return -errno;
+	t->pid = fork();
+	if (t->pid == 0) {
+		char rfd[16], wfd[16], npages[16], byte;
+
+		close(go[1]), close(ready[0]), close(release[1]);
+		if (read(go[0], &byte, 1) != 1 || !strcmp(prog, "-"))
+			_exit(0);
+		snprintf(rfd, sizeof(rfd), "%d", ready[1]);
+		snprintf(wfd, sizeof(wfd), "%d", release[0]);
+		snprintf(npages, sizeof(npages), "%u", pages);
+		execl(prog, prog, "--exec-child", rfd, wfd, npages, (char *)NULL);
+		_exit(127);
+	}
+	close(go[0]), close(ready[1]), close(release[0]);
+	t->go = go[1], t->ready = ready[0], t->release = release[1];
+	return 0;
+}
+
+/* Lets the target exec and waits until the new program has run; 0 or -errno. */
+static int exec_target_go(struct exec_target *t)
+{
+	char byte = 0;
+
+	if (write(t->go, &byte, 1) != 1)
+		return -errno;
+	return read(t->ready, &byte, 1) == 1 ? 0 : -ECHILD;
+}
+
+static void end_exec_target(struct exec_target *t)
+{
+	close(t->go), close(t->ready), close(t->release);
+	waitpid(t->pid, NULL, 0);
+}
+
+/*
+ * ATTACH_ON_EXEC with 2 events on 1 slot: SAMPLEs before the exec count and
+ * rotate nothing, so only event 0 is enabled at the exec; event 1, never
+ * live, must read 0 (before the fix a pre-exec SAMPLE left it armed too).
+ */
+static void test_on_exec_rotation(void)
+{
+	enum { PAGES = 256 };
+	struct cmdev_event ev[2] = { ktest_sw(PERF_COUNT_SW_PAGE_FAULTS),
+				     ktest_sw(PERF_COUNT_SW_PAGE_FAULTS) };
+	struct cmdev_sample pre[3] = { 0 }, post = { 0 }, next = { 0 };
+	int fd, r = 1, pre_ok = 1, started;
+	char text[CMDEV_SNAPSHOT_MAX] = "";
+	struct exec_target t;
+	long long never_live = -1;
+
+	if (start_exec_target(&t, "/proc/self/exe", PAGES))
+		return ktest_report("on_exec_rotation", 0, "pipe: %s", strerror(errno));
+	fd = ktest_session(ev, 2, 1, t.pid, CMDEV_ATTACH_ON_EXEC);
+	for (int i = 0; i < 3 && fd >= 0; i++) {
+		r = ktest_sample(fd, &pre[i]);
+		pre_ok &= !r && pre[i].flags == CMDEV_SAMPLE_NOT_STARTED && pre[i].live_mask == 0 &&
+			  pre[i].next_mask == 1 && pre[i].delta[0] == 0 && pre[i].delta[1] == 0;
+	}
+	started = exec_target_go(&t);
+	if (fd >= 0 && !started) {
+		if (read_snapshot(fd, text, sizeof(text)) > 0)
+			never_live = snapshot_count(text, 1);
+		r = ktest_sample(fd, &post) ?: ktest_sample(fd, &next);
+	}
+	end_exec_target(&t);
+	ktest_report("on_exec_rotation",
+		     fd >= 0 && pre_ok && !started && !r && post.flags == 0 &&
+			     post.live_mask == 1 && post.delta[0] >= PAGES && never_live == 0 &&
+			     next.live_mask == 2,
+		     "3 samples before exec: %s (live 0x%x next 0x%x flags 0x%x); after exec: "
+		     "live 0x%x faults %llu (>= %d), never-live event counted %lld; next live 0x%x (%s)",
+		     pre_ok ? "nothing counted or rotated" : "WRONG", pre[2].live_mask,
+		     pre[2].next_mask, pre[2].flags, post.live_mask,
+		     (unsigned long long)post.delta[0], PAGES, never_live, next.live_mask,
+		     errname(fd < 0 ? fd : r));
+	if (fd >= 0)
+		close(fd);
+}
+
+/* Makes SUID_PROG: a copy of this program owned by SUID_OWNER, mode 4755. */
+static int make_setuid_copy(void)
+{
+	int in = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+	int out = open(SUID_PROG, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
+	char buf[65536];
+	ssize_t n;
+	int err = 0;
+
+	if (in < 0 || out < 0)
+		err = -errno;
+	while (!err && (n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, n) != n)
+			err = -EIO;
+	if (!err && (fchown(out, SUID_OWNER, SUID_OWNER) || fchmod(out, 04755)))
+		err = -errno;
+	if (in >= 0)
+		close(in);
+	if (out >= 0)
+		close(out);
+	return err;
+}
+
+struct exec_probe {
+	const char *prog;	/* what the target execs */
+	int wait_for_exit;	/* sample after the target exited (reaped) */
+};
+
+/*
+ * Watches a target that execs probe->prog: r[0] the sample before the exec,
+ * r[1] the sample after it, r[2] the one after that, r[3] 1 when the snapshot
+ * says "state revoked", r[4] the task_ns of the sample after the exec.
+ */
+static void probe_exec(void *arg, int *r)
+{
+	const struct exec_probe *p = arg;
+	struct cmdev_event ev = ktest_sw(PERF_COUNT_SW_TASK_CLOCK);
+	struct cmdev_sample s = { 0 };
+	char text[CMDEV_SNAPSHOT_MAX] = "";
+	struct exec_target t;
+	int fd;
+
+	if (start_exec_target(&t, p->prog, 16))
+		return;
+	fd = ktest_session(&ev, 1, 1, t.pid, 0);
+	if (fd < 0) {
+		r[0] = fd;
+		end_exec_target(&t);
+		return;
+	}
+	r[0] = ktest_sample(fd, &s);
+	r[1] = exec_target_go(&t);
+	if (p->wait_for_exit) {
+		close(t.release);
+		t.release = -1;
+		waitpid(t.pid, NULL, 0);
+	}
+	if (!r[1])
+		r[1] = ktest_sample(fd, &s);
+	r[4] = (int)(s.task_ns / 1000000);
+	r[2] = ktest_sample(fd, &s);
+	r[3] = read_snapshot(fd, text, sizeof(text)) > 0 && strstr(text, "state revoked\n");
+	close(fd);
+	end_exec_target(&t);
+}
+
+/*
+ * A target that execs a setuid program loses its counters in the kernel (as
+ * with perf): the session must end with -EPERM, not read zeros forever; also
+ * when the target exits before the watcher looks. A plain exec keeps counting.
+ */
+static void test_setuid_exec(void)
+{
+	const gid_t group = CMDEV_GROUP;
+	struct exec_probe plain = { "/proc/self/exe", 0 }, suid = { SUID_PROG, 0 },
+			  suid_exit = { SUID_PROG, 1 };
+	int made = make_setuid_copy(), loaded = reload("gid=3000");
+	int rp[5], rs[5], rx[5], rr[5];
+
+	chown(KTEST_DEVICE, 0, CMDEV_GROUP);
+	run_as(USER_A, USER_A, 1, &group, probe_exec, &plain, rp, 5);
+	run_as(USER_A, USER_A, 1, &group, probe_exec, &suid, rs, 5);
+	run_as(USER_A, USER_A, 1, &group, probe_exec, &suid_exit, rx, 5);
+	probe_exec(&suid, rr);
+	ktest_report("setuid_exec_ends_session",
+		     !made && !loaded && !rp[0] && !rp[1] && !rp[2] && rp[4] >= 15 &&
+			     !rs[0] && rs[1] == -EPERM && rs[2] == -EPERM && rs[3] == 1 &&
+			     !rx[0] && rx[1] == -EPERM && !rr[0] && rr[1] == -EPERM &&
+			     rr[2] == -EPERM,
+		     "uid %d watching its child: plain exec %s/%s (%d ms after it); setuid exec "
+		     "%s then %s, %s (snapshot %s); setuid exec then exit %s; root watching: "
+		     "setuid exec %s then %s",
+		     USER_A, errname(rp[0]), errname(rp[1]), rp[4], errname(rs[0]), errname(rs[1]),
+		     errname(rs[2]), rs[3] == 1 ? "revoked" : "not revoked", errname(rx[1]),
+		     errname(rr[1]), errname(rr[2]));
+	unlink(SUID_PROG);
+}
+
+/* ---- pid namespaces ---- */
+
+/*
+ * Pids are those of the caller's pid namespace: inside a new namespace a
+ * process attaches to pid 1 (itself) and the snapshot says "task 1"; a pid of
+ * the parent namespace is not found there; from outside, the same process is
+ * attached by its global pid and shown with it.
+ */
+static void test_pid_namespace(void)
+{
+	struct cmdev_event ev = ktest_sw(PERF_COUNT_SW_TASK_CLOCK);
+	int report[2], results[2], release[2], inside[3] = { 1, 1, 1 }, outside = 1, fd;
+	pid_t middle, outer_pid = getpid(), global = -1, shown = -1;
+	char text[CMDEV_SNAPSHOT_MAX], byte;
+
+	if (pipe(report) || pipe(results) || pipe(release))
+		return ktest_report("pid_namespace", 0, "pipe: %s", strerror(errno));
+	middle = fork();
+	if (middle == 0) {
+		pid_t init;
+
+		close(release[1]);	/* else the read below never sees EOF */
+		if (unshare(CLONE_NEWPID))
+			_exit(2);
+		init = fork();
+		if (init == 0) {	/* pid 1 of the new namespace */
+			int r[3];
+
+			fd = ktest_session(&ev, 1, 1, 1, 0);
+			r[0] = fd < 0 ? fd : read_snapshot(fd, text, sizeof(text));
+			r[1] = r[0] > 0 && strstr(text, "\ntask 1 ") ? 0 : -EINVAL;
+			if (fd >= 0)
+				close(fd);
+			fd = ktest_session(&ev, 1, 1, outer_pid, 0);
+			r[2] = fd;
+			if (fd >= 0)
+				close(fd);
+			if (write(results[1], r, sizeof(r)) != sizeof(r))
+				_exit(3);
+			while (read(release[0], &byte, 1) > 0)
+				;
+			_exit(0);
+		}
+		if (write(report[1], &init, sizeof(init)) != sizeof(init))
+			_exit(3);
+		waitpid(init, NULL, 0);
+		_exit(0);
+	}
+	close(release[0]), close(report[1]), close(results[1]);	/* EOF if the children fail */
+	if (read(report[0], &global, sizeof(global)) != sizeof(global) ||
+	    read(results[0], inside, sizeof(inside)) != sizeof(inside))
+		global = -1;
+	fd = global > 0 ? ktest_session(&ev, 1, 1, global, 0) : -ESRCH;
+	outside = fd < 0 ? fd : 0;
+	if (fd >= 0 && read_snapshot(fd, text, sizeof(text)) > 0) {
+		const char *task = strstr(text, "\ntask ");
+
+		shown = task ? atoi(task + 6) : -1;
+	}
+	if (fd >= 0)
+		close(fd);
+	close(release[1]);
+	waitpid(middle, NULL, 0);
+	close(report[0]), close(results[0]);
+	ktest_report("pid_namespace",
+		     inside[0] > 0 && !inside[1] && inside[2] == -ESRCH && !outside &&
+			     shown == global,
+		     "inside: attach to pid 1 %s, shown as 1: %s; parent's pid %d: %s; outside: "
+		     "attach to global pid %d %s, shown as %d",
+		     errname(inside[0] > 0 ? 0 : inside[0]), inside[1] ? "no" : "yes", outer_pid,
+		     errname(inside[2] < 0 ? inside[2] : 0), global, errname(outside), shown);
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 5 && !strcmp(argv[1], "--exec-child"))
+		return exec_child_main(argv + 2);
 	if (argc != 2) {
 		fprintf(stderr, "usage: cmdev_tests /path/to/cmdev.ko\n");
 		return 2;
 	}
+	ko_path = argv[1];
 	test_version();
 	test_page_faults_exact();
 	test_task_clock();
 	test_multiplex();
-	test_permission();
 	test_exclusive();
 	test_target_exit();
 	test_inherit();
@@ -566,6 +1128,12 @@ int main(int argc, char **argv)
 	test_concurrent();
 	test_read_snapshot();
 	test_invalid();
+	test_on_exec_rotation();
+	test_pid_namespace();
+	test_policy_default();
+	test_policy_group();
+	test_setuid_exec();
+	test_policy_unprivileged();
 	test_unload_reload(argv[1]);
 	return 0;
 }

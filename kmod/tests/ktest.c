@@ -4,10 +4,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -104,4 +106,16 @@ unsigned long long ktest_thread_ns(void)
 
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
 	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+int ktest_become(uid_t uid, gid_t gid, int ngroups, const gid_t *groups)
+{
+	if (setgroups(ngroups, groups) || setresgid(gid, gid, gid) || setresuid(uid, uid, uid))
+		return -errno;
+	/*
+	 * Changing ids made the process non-dumpable, which a process exec'd as
+	 * this user (a login shell) is not; without this its own children
+	 * could not be counted.
+	 */
+	return prctl(PR_SET_DUMPABLE, 1) ? -errno : 0;
 }

@@ -38,4 +38,10 @@ void ktest_touch(char *mem, unsigned pages);
 /* Thread CPU time in ns. */
 unsigned long long ktest_thread_ns(void);
 
+/*
+ * Drops root for good: supplementary groups, then gid, then uid (real,
+ * effective and saved), and stays dumpable. Returns 0 or -errno.
+ */
+int ktest_become(uid_t uid, gid_t gid, int ngroups, const gid_t *groups);
+
 #endif

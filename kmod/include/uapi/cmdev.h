@@ -34,6 +34,10 @@
 
 /* struct cmdev_sample.flags */
 #define CMDEV_SAMPLE_EXITED	(1u << 0) /* the task has exited: these deltas are final, the next SAMPLE is -ESRCH */
+#define CMDEV_SAMPLE_NOT_STARTED (1u << 1) /* ATTACH_ON_EXEC and no exec yet: nothing counted, nothing rotated */
+
+/* read() returns the session's text snapshot; a buffer of this size always holds it. */
+#define CMDEV_SNAPSHOT_MAX	8192
 
 struct cmdev_version {
 	__u32 size;		/* in */
