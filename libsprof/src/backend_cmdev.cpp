@@ -8,6 +8,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <fstream>
 
 #include <uapi/cmdev.h>
 
@@ -22,6 +23,13 @@ constexpr const char* kDevice = "/dev/cmdev";
 
 std::string errno_text(int err) { return std::strerror(err); }
 
+// kernel.perf_event_paranoid as text, for messages ("?" when unreadable).
+std::string paranoid_level() {
+    std::ifstream f("/proc/sys/kernel/perf_event_paranoid");
+    std::string level;
+    return f >> level ? level : "?";
+}
+
 // Opens the device and checks that it speaks our ABI.
 int open_device() {
     int fd = ::open(kDevice, O_RDWR | O_CLOEXEC);
@@ -29,6 +37,10 @@ int open_device() {
         const int err = errno;
         if (err == ENOENT || err == ENODEV || err == ENXIO)
             throw BackendError("cmdev: /dev/cmdev not found — load the module: insmod kmod/cmdev.ko");
+        if (err == EACCES || err == EPERM)
+            throw BackendError("cmdev: /dev/cmdev refused (kernel.perf_event_paranoid=" + paranoid_level() +
+                               "): it is for root, CAP_PERFMON and the group of the module's gid= parameter "
+                               "— ask the administrator (docs/KMOD.md) or use --backend perf");
         throw BackendError(std::string("cmdev: cannot open /dev/cmdev: ") + errno_text(err));
     }
     cmdev_version v{};
@@ -58,13 +70,26 @@ cmdev_event to_cmdev_event(const EventSpec& ev) {
 
 class CmdevTaskCounters final : public TaskCounters {
 public:
-    explicit CmdevTaskCounters(int fd) : fd_(fd) {}
+    CmdevTaskCounters(int fd, pid_t tid)
+        : fd_(fd),
+          revoked_msg_("sprof: cmdev: task " + (tid ? std::to_string(tid) : std::string("self")) +
+                       " executed a setuid or non-dumpable program; the kernel removed its counters there "
+                       "(as for perf), so its profile ends at that exec\n") {}
     ~CmdevTaskCounters() override { ::close(fd_); }
 
     bool sample(RawSample& s) noexcept override {
         if (gone_) return false;
         out_.size = sizeof out_;
-        if (ioctl(fd_, CMDEV_IOC_SAMPLE, &out_) < 0) return false;
+        if (ioctl(fd_, CMDEV_IOC_SAMPLE, &out_) < 0) {
+            // EPERM: the module saw the counters removed by a privileged exec.
+            // Said once, with write(2): this runs in a signal handler.
+            if (errno == EPERM && !gone_) {
+                const ssize_t n = ::write(STDERR_FILENO, revoked_msg_.data(), revoked_msg_.size());
+                (void)n;
+            }
+            gone_ = true;
+            return false;
+        }
         s.live_mask = out_.live_mask;
         s.ref_ns = out_.task_ns;
         for (unsigned e = 0; e < kMaxEvents; ++e)
@@ -75,6 +100,7 @@ public:
 
 private:
     int fd_;
+    const std::string revoked_msg_;  // built before any signal handler needs it
     bool gone_ = false;
     cmdev_sample out_{};  // preallocated: sample() runs in a signal handler
 };
@@ -108,7 +134,7 @@ public:
         a.pid = tid;
         if (ioctl(fd, CMDEV_IOC_ATTACH, &a) < 0)
             fail(fd, "counting " + event_list() + " for task " + std::to_string(tid), errno);
-        return std::make_unique<CmdevTaskCounters>(fd);
+        return std::make_unique<CmdevTaskCounters>(fd, tid);
     }
 
 private:
@@ -116,7 +142,11 @@ private:
         ::close(fd);
         std::string why = errno_text(err);
         if (err == EBUSY) why = "another session already counts this task";
-        if (err == EPERM) why = "not permitted (kernel-mode events need CAP_PERFMON; other users' tasks need ptrace rights)";
+        if (err == EPERM) why = "no access to this task (another user's or a setuid program needs ptrace rights)";
+        if (err == EACCES)
+            why = "refused at kernel.perf_event_paranoid=" + paranoid_level() +
+                  ": kernel-mode events need CAP_PERFMON from level 2 (count user space only, e.g. task-clock:u), "
+                  "and at level 3 only root, CAP_PERFMON and the module's gid= group may count";
         if (err == ENOENT) why = "the kernel cannot count one of these events here (no PMU?)";
         throw BackendError("cmdev: " + what + ": " + why);
     }
