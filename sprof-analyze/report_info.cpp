@@ -1,4 +1,5 @@
 // --info: what each profile says about its run.
+#include <algorithm>
 #include <ctime>
 
 #include <fmt/format.h>
@@ -35,7 +36,7 @@ Json info_json(const Source& s) {
     const Profile& p = s.profile;
     const ProfileHeader& h = p.header;
     Json events = Json::array();
-    for (const auto& e : h.events) events.push_back({{"name", e.name}, {"time_like", e.time_like}});
+    for (const auto& e : h.events) events.push_back({{"name", e.name}, {"time_like", e.time_like}, {"user_only", e.user_only}});
     Json threads = Json::array();
     for (const auto& t : p.threads) threads.push_back({{"tid", t.tid}, {"name", t.name}});
     Json j = {{"path", s.path},
@@ -85,6 +86,9 @@ void info_text(std::ostream& out, const Source& s) {
     std::vector<std::string> events;
     for (const auto& e : h.events) events.push_back(e.time_like ? e.name + " (time)" : e.name);
     line("events", fmt::format("{} ({})", h.events.size(), fmt::join(events, ", ")));
+    if (std::any_of(h.events.begin(), h.events.end(), [](const ProfileEvent& e) { return e.user_only; }))
+        line("counted", "user space only (the kernel was excluded: this user may not count it): "
+                        "time in the kernel goes to the next user-space sample, kernel events are absent");
     std::vector<std::string> threads;
     for (const auto& t : p.threads) threads.push_back(t.name.empty() ? std::to_string(t.tid)
                                                                      : fmt::format("{} {}", t.tid, t.name));

@@ -1,9 +1,11 @@
 #include "monitor.hpp"
 
 #include <elf.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/ptrace.h>
+#include <sys/ioctl.h>
 #include <sys/signalfd.h>
 #include <sys/uio.h>
 #include <sys/user.h>
@@ -18,6 +20,7 @@
 #include <stdexcept>
 
 #include "launch_traced.hpp"
+#include "sprof/perf_event.hpp"
 #include "tick_source.hpp"
 
 namespace sprof::pt {
@@ -64,6 +67,7 @@ bool is_stopping_signal(int sig) { return sig == SIGSTOP || sig == SIGTSTP || si
 
 Monitor::Monitor(MonitorSetup setup) : setup_(std::move(setup)) {
     backend_ = make_backend(setup_.opts.backend, setup_.events, setup_.slots);
+    rotating_ = setup_.slots < setup_.events.size();
 }
 
 Monitor::~Monitor() {
@@ -74,10 +78,19 @@ Monitor::~Monitor() {
 void Monitor::warn(const std::string& msg) { std::fprintf(stderr, "%s: %s\n", setup_.tool.c_str(), msg.c_str()); }
 
 void Monitor::arm(pid_t tid, bool enable_on_exec, TracedThread& t) {
-    t.counters = backend_->attach(tid, enable_on_exec);
-    if (setup_.opts.clock == "cpu")
-        tasks_.set_ticker(t, std::make_unique<CpuTicker>(tid, setup_.opts.sample_interval_ns, tick_signo_,
-                                                         enable_on_exec));
+    const bool cpu = setup_.opts.clock == "cpu";
+    t.counters = backend_->attach(tid, enable_on_exec, cpu ? setup_.opts.sample_interval_ns : 0);
+    if (!cpu) return;
+    if (const int fd = t.counters->tick_fd(); fd >= 0) {
+        // The counters record each tick themselves: no stop of the thread is needed.
+        if (int err = route_overflow_signal(fd, tick_signo_, F_OWNER_PID, getpid()))
+            throw std::runtime_error(std::string("cannot route timer ticks to the monitor: ") + std::strerror(err));
+        tasks_.watch_ticks(t, fd);
+        if (!enable_on_exec) ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+        return;
+    }
+    tasks_.set_ticker(t, std::make_unique<CpuTicker>(tid, setup_.opts.sample_interval_ns, tick_signo_,
+                                                     enable_on_exec));
 }
 
 int Monitor::run(char** argv) {
@@ -117,8 +130,11 @@ int Monitor::run(char** argv) {
 
 void Monitor::on_signal(int signo, int code, int fd) {
     if (signo == tick_signo_) {
-        if (TracedThread* t = tasks_.thread_by_ticker(fd)) interrupt(*t);
-    } else if (signo != SIGCHLD && signo != SIGIO) {
+        if (TracedThread* t = tasks_.thread_by_ticker(fd)) on_tick(*t);
+    } else if (signo == SIGIO) {
+        // A tick the full signal queue could not hold: its thread is unknown.
+        for (auto& [tid, t] : tasks_.threads()) on_tick(*t);
+    } else if (signo != SIGCHLD) {
         // A terminal's Ctrl-C / Ctrl-\ / hangup reached the program already
         // (same process group); anything sent to sprof_pt alone is passed on.
         if (code != SI_KERNEL) forward(signo);
@@ -137,6 +153,42 @@ void Monitor::on_wall_tick() {
     uint64_t expirations;
     if (read(wall_fd_, &expirations, sizeof expirations) != sizeof expirations) return;
     for (auto& [tid, t] : tasks_.threads()) interrupt(*t);
+}
+
+bool Monitor::records_ticks(const TracedThread& t) const { return t.counters && t.counters->tick_fd() >= 0; }
+
+void Monitor::on_tick(TracedThread& t) {
+    // Counters that record their ticks need no stop, unless the live set is
+    // to change: that is done while the thread stands still, so no stretch
+    // of its run goes uncounted while the monitor switches the events.
+    if (records_ticks(t) && !rotating_) take_recorded(t);
+    else if (records_ticks(t) || t.ticker) interrupt(t);
+}
+
+void Monitor::collect_recorded(TracedThread& t) {
+    struct Collect final : SampleSink {
+        std::vector<RawSample>& out;
+        uint64_t& n_lost;
+        Collect(std::vector<RawSample>& o, uint64_t& l) : out(o), n_lost(l) {}
+        void put(const RawSample& s) noexcept override { out.push_back(s); }
+        void lost(uint64_t n) noexcept override { n_lost += n; }
+    } sink(recorded_, recorded_lost_);
+    t.counters->drain(sink);
+}
+
+void Monitor::deliver_recorded(TracedThread& t) {
+    TracedProcess* p = tasks_.process(t.pid);
+    if (p && p->session) {
+        p->lost += recorded_lost_;
+        for (const RawSample& s : recorded_) p->session->add_sample(static_cast<uint32_t>(t.tid), s);
+    }
+    recorded_.clear();
+    recorded_lost_ = 0;
+}
+
+void Monitor::take_recorded(TracedThread& t) {
+    collect_recorded(t);
+    deliver_recorded(t);
 }
 
 void Monitor::interrupt(TracedThread& t) {
@@ -213,6 +265,13 @@ void Monitor::on_stop(TracedThread& t, int status) {
 
 void Monitor::sample(TracedThread& t, bool group_stop) {
     t.tick_pending = false;
+    if (records_ticks(t)) {
+        collect_recorded(t);  // and rotate, while the thread stands still
+        t.listening = group_stop;
+        ptrace(group_stop ? PTRACE_LISTEN : PTRACE_CONT, t.tid, nullptr, nullptr);
+        deliver_recorded(t);
+        return;
+    }
     RawSample s;
     s.wall_ns = monotonic_ns();
     // The PC at the tick itself when the CPU-time ticker recorded one; else
@@ -261,6 +320,7 @@ void Monitor::on_exec(TracedThread& t) {
 
 void Monitor::end_threads(TracedProcess& p, uint64_t now) {
     for (pid_t tid : tasks_.threads_of(p.pid)) {
+        if (TracedThread* t = tasks_.thread(tid); t && records_ticks(*t)) take_recorded(*t);  // its last ticks
         if (p.session) p.session->end_thread(static_cast<uint32_t>(tid), now);
         tasks_.remove_thread(tid);
     }
@@ -271,6 +331,7 @@ void Monitor::on_exit(pid_t tid, int exit_status) {
     pid_t pid = tid;
     if (TracedThread* t = tasks_.thread(tid)) {
         pid = t->pid;
+        if (records_ticks(*t)) take_recorded(*t);  // its last ticks
         if (TracedProcess* p = tasks_.process(pid); p && p->session)
             p->session->end_thread(static_cast<uint32_t>(tid), now);
         tasks_.remove_thread(tid);

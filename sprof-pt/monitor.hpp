@@ -35,6 +35,15 @@ private:
     void arm(pid_t pid, bool enable_on_exec, TracedThread& t);
     void on_signal(int signo, int code, int fd);
     void on_wall_tick();
+    // A tick of t: take the samples its counters recorded, or stop it to sample.
+    void on_tick(TracedThread& t);
+    // Whether t's counters record its ticks (PC and counters of one instant).
+    bool records_ticks(const TracedThread& t) const;
+    // Drains t's recorded ticks into recorded_ (rotating the live set), then
+    // hands them to its profile.
+    void collect_recorded(TracedThread& t);
+    void deliver_recorded(TracedThread& t);
+    void take_recorded(TracedThread& t);
     void interrupt(TracedThread& t);
     void reap_all();
     void on_status(pid_t tid, int status);
@@ -59,6 +68,9 @@ private:
     int signal_fd_ = -1;
     int wall_fd_ = -1;
     uint64_t t0_ns_ = 0;
+    bool rotating_ = false;            // fewer slots than events: the live set changes
+    std::vector<RawSample> recorded_;  // collected, not yet delivered
+    uint64_t recorded_lost_ = 0;
 };
 
 }  // namespace sprof::pt

@@ -19,8 +19,13 @@ TracedThread* TaskTable::thread(pid_t tid) {
 }
 
 void TaskTable::set_ticker(TracedThread& t, std::unique_ptr<CpuTicker> ticker) {
-    by_ticker_[ticker->fd()] = t.tid;
+    watch_ticks(t, ticker->fd());
     t.ticker = std::move(ticker);
+}
+
+void TaskTable::watch_ticks(TracedThread& t, int fd) {
+    by_ticker_[fd] = t.tid;
+    t.tick_fd = fd;
 }
 
 TracedThread* TaskTable::thread_by_ticker(int fd) {
@@ -35,14 +40,14 @@ void TaskTable::rename_thread(pid_t from, pid_t to) {
     threads_.erase(it);
     remove_thread(to);
     t->tid = to;
-    if (t->ticker) by_ticker_[t->ticker->fd()] = to;
+    if (t->tick_fd >= 0) by_ticker_[t->tick_fd] = to;
     threads_[to] = std::move(t);
 }
 
 void TaskTable::remove_thread(pid_t tid) {
     auto it = threads_.find(tid);
     if (it == threads_.end()) return;
-    if (it->second->ticker) by_ticker_.erase(it->second->ticker->fd());
+    if (it->second->tick_fd >= 0) by_ticker_.erase(it->second->tick_fd);
     threads_.erase(it);
 }
 

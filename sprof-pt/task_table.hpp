@@ -18,7 +18,8 @@ struct TracedThread {
     pid_t tid = 0;
     pid_t pid = 0;  // its process (thread group)
     std::unique_ptr<TaskCounters> counters;
-    std::unique_ptr<CpuTicker> ticker;  // cpu clock: the thread's own timer; null otherwise
+    std::unique_ptr<CpuTicker> ticker;  // cpu clock without self-ticking counters (cmdev); null otherwise
+    int tick_fd = -1;                   // the fd whose overflow signals name this thread's ticks
     bool tick_pending = false;  // interrupted for a sample, stop not yet seen
     bool listening = false;     // in a group-stop (PTRACE_LISTEN): not running, not to be interrupted
 };
@@ -36,6 +37,8 @@ public:
     TracedThread& add_thread(pid_t tid, pid_t pid);
     TracedThread* thread(pid_t tid);
     void set_ticker(TracedThread& t, std::unique_ptr<CpuTicker> ticker);
+    // Ticks signalled on `fd` belong to t.
+    void watch_ticks(TracedThread& t, int fd);
     TracedThread* thread_by_ticker(int fd);
     // Re-keys a thread (exec: the execing thread takes the leader's tid).
     void rename_thread(pid_t from, pid_t to);

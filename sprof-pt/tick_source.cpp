@@ -1,12 +1,9 @@
 #include "tick_source.hpp"
 
-#include <asm/perf_regs.h>
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
@@ -17,13 +14,6 @@
 namespace sprof::pt {
 namespace {
 
-#if defined(__x86_64__)
-constexpr uint64_t kPcRegister = PERF_REG_X86_IP;
-#elif defined(__aarch64__)
-constexpr uint64_t kPcRegister = PERF_REG_ARM64_PC;
-#else
-#error "sprof_pt: no perf register number for the program counter on this architecture"
-#endif
 
 constexpr size_t kDataPages = 1;  // one record per tick, consumed at every tick
 
@@ -47,52 +37,33 @@ CpuTicker::CpuTicker(pid_t tid, uint64_t period_ns, int signo, bool enable_on_ex
     a.wakeup_events = 1;
     a.disabled = enable_on_exec ? 1 : 0;
     a.enable_on_exec = enable_on_exec ? 1 : 0;
+    apply_counting_scope(a);
     fd_ = perf_event_open_task(a, tid);
     if (fd_ < 0) throw std::runtime_error(perf_open_error("task-clock (sampling timer)", a, -fd_));
-    const long page = sysconf(_SC_PAGESIZE);
-    ring_bytes_ = static_cast<size_t>(page) * (1 + kDataPages);
-    ring_ = mmap(nullptr, ring_bytes_, PROT_READ | PROT_WRITE, MAP_SHARED, fd_, 0);
-    f_owner_ex owner{F_OWNER_PID, getpid()};
-    if (ring_ == MAP_FAILED || fcntl(fd_, F_SETFL, O_ASYNC | O_NONBLOCK) != 0 || fcntl(fd_, F_SETSIG, signo) != 0 ||
-        fcntl(fd_, F_SETOWN_EX, &owner) != 0) {
-        int err = errno;
-        if (ring_ == MAP_FAILED) ring_ = nullptr;
-        release();
+    int err = -ring_.map(fd_, kDataPages);
+    if (!err) err = route_overflow_signal(fd_, signo, F_OWNER_PID, getpid());
+    if (err) {
+        ring_.unmap();
+        close(fd_);
         throw std::runtime_error(std::string("cannot route timer ticks to the monitor: ") + std::strerror(err));
     }
 }
 
-CpuTicker::~CpuTicker() { release(); }
-
-void CpuTicker::release() {
-    if (ring_) munmap(ring_, ring_bytes_);
+CpuTicker::~CpuTicker() {
+    ring_.unmap();
     if (fd_ >= 0) close(fd_);
-    ring_ = nullptr;
-    fd_ = -1;
 }
 
 bool CpuTicker::take_pc(uint64_t& pc) {
-    auto* meta = static_cast<perf_event_mmap_page*>(ring_);
-    const uint64_t head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);
-    uint64_t tail = meta->data_tail;
-    const auto* data = static_cast<const unsigned char*>(ring_) + meta->data_offset;
-    const uint64_t size = meta->data_size;
     bool found = false;
-    while (tail < head) {
-        perf_event_header h;
-        for (size_t i = 0; i < sizeof h; ++i) reinterpret_cast<unsigned char*>(&h)[i] = data[(tail + i) % size];
-        if (h.size == 0) break;
-        if (h.type == PERF_RECORD_SAMPLE && h.size >= sizeof(PcRecord)) {
-            PcRecord r;
-            for (size_t i = 0; i < sizeof r; ++i) reinterpret_cast<unsigned char*>(&r)[i] = data[(tail + i) % size];
-            if (r.abi != PERF_SAMPLE_REGS_ABI_NONE) {  // NONE: a kernel thread, no user registers
-                pc = r.pc;
-                found = true;
-            }
-        }
-        tail += h.size;
-    }
-    __atomic_store_n(&meta->data_tail, head, __ATOMIC_RELEASE);
+    ring_.consume([&](const perf_event_header& h, const unsigned char* rec) {
+        PcRecord r;
+        if (h.type != PERF_RECORD_SAMPLE || h.size < sizeof r) return;
+        std::memcpy(&r, rec, sizeof r);
+        if (r.abi == PERF_SAMPLE_REGS_ABI_NONE) return;  // a kernel thread: no user registers
+        pc = r.pc;
+        found = true;
+    });
     return found;
 }
 

@@ -7,9 +7,12 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "sprof/perf_ring.hpp"
+
 namespace sprof::pt {
 
-// A task-clock event on one thread that sends a signal to this (monitor)
+// For counters that take no ticks of their own (the cmdev backend):
+// a task-clock event on one thread that sends a signal to this (monitor)
 // process every period of the thread's CPU time, with the fd in siginfo.
 // Each overflow also records the thread's user-space PC at that instant: a
 // ptrace stop comes later and lands preferentially on system-call exits
@@ -27,10 +30,8 @@ public:
     bool take_pc(uint64_t& pc);
 
 private:
-    void release();
     int fd_ = -1;
-    void* ring_ = nullptr;
-    size_t ring_bytes_ = 0;
+    PerfRing ring_;
 };
 
 // A periodic CLOCK_MONOTONIC timerfd (non-blocking). Throws std::runtime_error.

@@ -1,6 +1,7 @@
 #include "sampler.hpp"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/ioctl.h>
 #include <time.h>
@@ -39,43 +40,74 @@ static uint64_t pc_of(void* ucontext) {
 #endif
 }
 
+// Appends a sample to the thread's ring; counts it lost when the writer has
+// fallen a whole ring behind.
+static void push(ThreadSlot& t, const RawSample& s) noexcept {
+    const uint64_t head = t.head.load(std::memory_order_relaxed);
+    const uint64_t tail = t.tail.load(std::memory_order_acquire);
+    if (head - tail >= kRing) {
+        t.lost.fetch_add(1, std::memory_order_relaxed);
+        return;
+    }
+    t.ring[head % kRing] = s;
+    t.head.store(head + 1, std::memory_order_release);
+}
+
+namespace {
+struct SlotSink final : SampleSink {
+    explicit SlotSink(ThreadSlot& t) : t(t) {}
+    void put(const RawSample& s) noexcept override { push(t, s); }
+    void lost(uint64_t ticks) noexcept override { t.lost.fetch_add(ticks, std::memory_order_relaxed); }
+    ThreadSlot& t;
+};
+}  // namespace
+
+// Takes the thread's pending ticks. With counters that record their own
+// ticks, the PC and counter values come from the kernel's records of the
+// ticks themselves, so a signal the program kept blocked is not charged to
+// the place where it unblocked it. Otherwise (cmdev) the tick is now.
+static void take_ticks(ThreadSlot& t, void* ucontext) noexcept {
+    if (t.counters->tick_fd() >= 0) {
+        SlotSink sink(t);
+        t.counters->drain(sink);
+        return;
+    }
+    RawSample s;
+    s.pc = pc_of(ucontext);
+    s.wall_ns = monotonic_ns();
+    if (t.counters->sample(s)) push(t, s);
+}
+
 // The sampling handler: async-signal-safe (no allocation, locks or stdio).
 static void on_tick(int, siginfo_t*, void* ucontext) {
     const int saved_errno = errno;
-    ThreadSlot* t = tls_slot;
-    if (t) {
-        const uint64_t head = t->head.load(std::memory_order_relaxed);
-        const uint64_t tail = t->tail.load(std::memory_order_acquire);
-        const bool full = head - tail >= kRing;
-        RawSample overflow;  // still sample when full, so the live set keeps rotating
-        RawSample& s = full ? overflow : t->ring[head % kRing];
-        s.pc = pc_of(ucontext);
-        s.wall_ns = monotonic_ns();
-        if (t->counters->sample(s)) {
-            if (full) t->lost.fetch_add(1, std::memory_order_relaxed);
-            else t->head.store(head + 1, std::memory_order_release);
-        }
-    }
+    if (ThreadSlot* t = tls_slot) take_ticks(*t, ucontext);
     errno = saved_errno;
+}
+
+static bool at_default(int s) {
+    struct sigaction old{};
+    return sigaction(s, nullptr, &old) == 0 && old.sa_handler == SIG_DFL && !(old.sa_flags & SA_SIGINFO);
 }
 
 int install_handler() {
     int signo = 0;
     if (const char* forced = std::getenv("SPROF_SIGNAL")) {
         signo = std::atoi(forced);
-        if (signo < SIGRTMIN || signo > SIGRTMAX)
-            throw std::runtime_error("SPROF_SIGNAL=" + std::string(forced) + " is not a real-time signal");
+        if (signo <= 0 || signo > SIGRTMAX || signo == SIGKILL || signo == SIGSTOP)
+            throw std::runtime_error("SPROF_SIGNAL=" + std::string(forced) + " is not a signal that can be caught");
     } else {
-        // Highest real-time signal still at its default: programs and libraries
-        // that use real-time signals mostly take them from SIGRTMIN upwards.
-        for (int s = SIGRTMAX; s >= SIGRTMIN; --s) {
-            struct sigaction old{};
-            if (sigaction(s, nullptr, &old) == 0 && old.sa_handler == SIG_DFL && !(old.sa_flags & SA_SIGINFO)) {
-                signo = s;
-                break;
-            }
-        }
-        if (!signo) throw std::runtime_error("no free real-time signal for sampling (set SPROF_SIGNAL)");
+        // A classic signal first: the kernel keeps at most one of them pending
+        // per thread, so ticks the program blocks never pile up, never exceed
+        // its RLIMIT_SIGPENDING and never fall back to a deadly SIGIO (their
+        // PCs and counts are in the counters' records anyway). SIGSTKFLT and
+        // SIGPWR are unused by Linux programs on x86; a real-time signal only
+        // when the program claimed both.
+        for (int s : {SIGSTKFLT, SIGPWR})
+            if (!signo && at_default(s)) signo = s;
+        for (int s = SIGRTMAX; !signo && s >= SIGRTMIN; --s)
+            if (at_default(s)) signo = s;
+        if (!signo) throw std::runtime_error("no free signal for sampling (set SPROF_SIGNAL)");
     }
     struct sigaction sa{};
     sa.sa_sigaction = on_tick;
@@ -86,11 +118,8 @@ int install_handler() {
     return signo;
 }
 
-void start_thread(Backend& backend, uint64_t period_ns, int signo) {
-    auto slot = std::make_unique<ThreadSlot>();
-    slot->tid = gettid();
-    slot->counters = backend.attach(0, false);
-
+// A task-clock timer of our own, for counters that take no ticks.
+static int open_own_timer(uint64_t period_ns) {
     perf_event_attr timer{};
     timer.size = sizeof timer;
     timer.type = PERF_TYPE_SOFTWARE;
@@ -98,16 +127,23 @@ void start_thread(Backend& backend, uint64_t period_ns, int signo) {
     timer.sample_period = period_ns;
     timer.wakeup_events = 1;
     timer.disabled = 1;
+    apply_counting_scope(timer);
     int fd = perf_event_open_task(timer, 0);
     if (fd < 0) throw std::runtime_error(perf_open_error("task-clock (sampling timer)", timer, -fd));
-    f_owner_ex owner{F_OWNER_TID, slot->tid};
-    if (fcntl(fd, F_SETFL, O_ASYNC | O_NONBLOCK) != 0 || fcntl(fd, F_SETSIG, signo) != 0 ||
-        fcntl(fd, F_SETOWN_EX, &owner) != 0) {
-        int err = errno;
-        close(fd);
+    return fd;
+}
+
+void start_thread(Backend& backend, uint64_t period_ns, int signo) {
+    auto slot = std::make_unique<ThreadSlot>();
+    slot->tid = gettid();
+    slot->counters = backend.attach(0, false, period_ns);
+    slot->tick_fd = slot->counters->tick_fd();
+    if (slot->tick_fd < 0) slot->tick_fd = slot->own_timer_fd = open_own_timer(period_ns);
+    const int fd = slot->tick_fd;
+    if (int err = route_overflow_signal(fd, signo, F_OWNER_TID, slot->tid)) {
+        if (slot->own_timer_fd >= 0) close(slot->own_timer_fd);
         throw std::runtime_error(std::string("cannot route timer signals to the thread: ") + std::strerror(err));
     }
-    slot->timer_fd = fd;
 
     ThreadSlot* raw = slot.get();
     for (auto& entry : g_slots) {
@@ -119,17 +155,26 @@ void start_thread(Backend& backend, uint64_t period_ns, int signo) {
             return;
         }
     }
-    close(fd);
+    if (slot->own_timer_fd >= 0) close(slot->own_timer_fd);
     throw std::runtime_error("more than " + std::to_string(kMaxThreads) + " threads: not sampling this one");
 }
 
 void stop_thread() {
     ThreadSlot* t = tls_slot;
     if (!t) return;
-    ioctl(t->timer_fd, PERF_EVENT_IOC_DISABLE, 0);
-    tls_slot = nullptr;  // a tick already queued now finds no slot
-    close(t->timer_fd);
-    t->timer_fd = -1;
+    // Keep our own tick out while the last ticks are taken, then stop them.
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &old);
+    if (t->own_timer_fd < 0) {  // the counters' records up to now (cmdev's end with the last tick)
+        SlotSink sink(*t);
+        t->counters->drain(sink);
+    }
+    ioctl(t->tick_fd, PERF_EVENT_IOC_DISABLE, 0);
+    tls_slot = nullptr;  // a tick already pending now finds no slot
+    pthread_sigmask(SIG_SETMASK, &old, nullptr);
+    if (t->own_timer_fd >= 0) close(t->own_timer_fd);
+    t->own_timer_fd = t->tick_fd = -1;
     t->exit_wall_ns = monotonic_ns();
     t->exited.store(true, std::memory_order_release);
 }

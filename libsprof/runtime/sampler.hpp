@@ -18,7 +18,8 @@ constexpr unsigned kMaxThreads = 4096; // threads sampled over a process's life
 struct ThreadSlot {
     pid_t tid = 0;
     std::unique_ptr<TaskCounters> counters;
-    int timer_fd = -1;
+    int tick_fd = -1;   // the event whose overflow signals a tick: the counters' own, or own_timer_fd
+    int own_timer_fd = -1;  // a task-clock timer of ours, for counters that take no ticks (cmdev)
     std::atomic<uint64_t> head{0}, tail{0};
     std::atomic<uint64_t> lost{0};
     std::atomic<bool> exited{false};
@@ -29,8 +30,7 @@ struct ThreadSlot {
 // The table of slots; a slot is published once and reclaimed by the writer.
 extern std::atomic<ThreadSlot*> g_slots[kMaxThreads];
 
-// Chooses and installs the sampling signal (a real-time signal the program
-// leaves at its default). Returns the signal number or throws.
+// Chooses and installs the sampling signal. Returns the signal number or throws.
 int install_handler();
 
 // Starts sampling the calling thread: counters, timer, slot. Throws on failure.

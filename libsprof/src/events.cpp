@@ -36,8 +36,8 @@ perf_event_attr base_attr() {
     perf_event_attr a{};
     a.size = sizeof a;
     a.disabled = 1;
-    a.exclude_kernel = 1;  // user space only: what perf_event_paranoid=2 allows for own tasks
     a.exclude_hv = 1;
+    apply_counting_scope(a);  // user and kernel space where allowed, else user space only (perf's :u)
     return a;
 }
 
@@ -121,7 +121,10 @@ void resolve_pfm(const std::string& name, EventSpec& ev) {
     pfm_perf_encode_arg_t arg{};
     arg.attr = &attr;
     arg.size = sizeof arg;
-    int rc = pfm_get_os_event_encoding(name.c_str(), PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
+    // Privilege levels unless the name says (":u", ":k"): user and kernel
+    // where this process may count the kernel, else user only.
+    const int plm = kernel_counting_allowed() ? PFM_PLM0 | PFM_PLM3 : PFM_PLM3;
+    int rc = pfm_get_os_event_encoding(name.c_str(), plm, PFM_OS_PERF_EVENT_EXT, &arg);
     if (rc != PFM_SUCCESS)
         throw EventError("unknown event '" + name + "' (libpfm4: " + pfm_strerror(rc) +
                          "); list what this machine counts with --list-events");
@@ -133,6 +136,14 @@ void resolve_pfm(const std::string& name, EventSpec& ev) {
     ev.attr.exclude_hv = attr.exclude_hv;
     ev.attr.exclude_user = attr.exclude_user;
     ev.attr.precise_ip = attr.precise_ip;
+}
+
+// Software events that only ever happen in kernel context: with kernel space
+// excluded they count zero, so a user-space-only run must refuse them.
+bool kernel_only(const perf_event_attr& a) {
+    return a.type == PERF_TYPE_SOFTWARE &&
+           (a.config == PERF_COUNT_SW_CONTEXT_SWITCHES || a.config == PERF_COUNT_SW_CPU_MIGRATIONS ||
+            a.config == PERF_COUNT_SW_CGROUP_SWITCHES);
 }
 
 bool is_time_like(const EventSpec& ev) {
@@ -173,6 +184,13 @@ EventSpec resolve_event(const std::string& name) {
         throw EventError("cannot parse event '" + name + "': number out of range");
     }
     ev.time_like = is_time_like(ev);
+    if (kernel_only(ev.attr) && ev.attr.exclude_kernel)
+        throw EventError("cannot count '" + name + "': it happens only in the kernel, and " +
+                         (kernel_counting_allowed()
+                              ? std::string("the event was limited to user space")
+                              : "this user may count user space only (kernel.perf_event_paranoid = " +
+                                    std::to_string(paranoid_level()) +
+                                    "; needs CAP_PERFMON or a paranoid level of 1) — leave it out"));
     return ev;
 }
 
@@ -203,7 +221,10 @@ std::string default_events(std::string& why) {
         why.clear();
         return hardware;
     } catch (const EventError&) {
-        const std::string software = "task-clock,page-faults,context-switches,cpu-migrations";
+        // A user who may count user space only gets no kernel-only events.
+        const std::string software = kernel_counting_allowed()
+                                         ? "task-clock,page-faults,context-switches,cpu-migrations"
+                                         : "task-clock,page-faults,minor-faults,major-faults";
         why = "no hardware PMU on this machine (virtualised?): counting " + software + " instead";
         return software;
     }

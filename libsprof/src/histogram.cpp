@@ -27,9 +27,22 @@ void IntervalBuilder::add(uint32_t function, const RawSample& s) {
         EventCell& ec = cell.events[e];
         double carried;
         if (s.live_mask & (1u << e)) {
+            const uint64_t cover = s.coverage(e);
+            const auto delta = static_cast<double>(s.delta[e]);
             ec.count += s.delta[e];
-            ec.coverage_ns += s.ref_ns;
-            carried = last_delta_[e] = static_cast<double>(s.delta[e]);
+            ec.coverage_ns += cover;
+            if (cover >= s.ref_ns) {
+                carried = last_delta_[e] = delta;
+            } else if (2 * cover >= s.ref_ns) {
+                // Live for most of the interval (the live set changed in it):
+                // its own rate, scaled to the whole interval, is what carries.
+                carried = last_delta_[e] = delta * static_cast<double>(s.ref_ns) / static_cast<double>(cover);
+            } else {
+                // Live for a sliver only: the rest is carried forward like a
+                // whole uncounted interval.
+                const double uncovered = static_cast<double>(s.ref_ns - cover) / static_cast<double>(s.ref_ns);
+                carried = std::isnan(last_delta_[e]) ? delta : delta + last_delta_[e] * uncovered;
+            }
         } else {
             carried = last_delta_[e];  // the paper's rule: same delta as when last counted
         }

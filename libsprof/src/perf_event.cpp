@@ -15,11 +15,39 @@ int perf_event_open_task(const perf_event_attr& attr, pid_t tid, int group_fd) {
     return fd < 0 ? -errno : static_cast<int>(fd);
 }
 
-static int paranoid_level() {
+int route_overflow_signal(int fd, int signo, int owner_type, pid_t owner) {
+    f_owner_ex to{static_cast<__pid_type>(owner_type), owner};
+    if (fcntl(fd, F_SETFL, O_ASYNC | O_NONBLOCK) != 0 || fcntl(fd, F_SETSIG, signo) != 0 ||
+        fcntl(fd, F_SETOWN_EX, &to) != 0)
+        return errno;
+    return 0;
+}
+
+int paranoid_level() {
     std::ifstream in("/proc/sys/kernel/perf_event_paranoid");
     int level = 2;
     in >> level;
     return level;
+}
+
+bool kernel_counting_allowed() {
+    static const bool allowed = [] {
+        perf_event_attr a{};
+        a.size = sizeof a;
+        a.type = PERF_TYPE_SOFTWARE;
+        a.config = PERF_COUNT_SW_TASK_CLOCK;
+        a.disabled = 1;
+        int fd = perf_event_open_task(a, 0);
+        if (fd >= 0) close(fd);
+        return fd >= 0;
+    }();
+    return allowed;
+}
+
+void apply_counting_scope(perf_event_attr& attr) {
+    if (kernel_counting_allowed()) return;
+    attr.exclude_kernel = 1;
+    attr.exclude_hv = 1;
 }
 
 std::string perf_open_error(const std::string& name, const perf_event_attr& attr, int err) {
@@ -31,9 +59,13 @@ std::string perf_open_error(const std::string& name, const perf_event_attr& attr
               "e.g. -e task-clock,page-faults,context-switches";
     else if (err == ENOENT || err == EOPNOTSUPP)
         why = "the kernel does not support this event";
+    else if ((err == EACCES || err == EPERM) && paranoid_level() > 2)
+        why = "kernel.perf_event_paranoid = " + std::to_string(paranoid_level()) +
+              " forbids all performance counting to unprivileged users — an administrator can allow "
+              "counting one's own programs with 'sysctl kernel.perf_event_paranoid=2', or grant CAP_PERFMON";
     else if (err == EACCES || err == EPERM)
         why = "permission denied (kernel.perf_event_paranoid = " + std::to_string(paranoid_level()) +
-              "; counting another user's task or kernel space needs CAP_PERFMON)";
+              "; counting another user's task or kernel space needs CAP_PERFMON or a paranoid level of 1)";
     else if (err == EMFILE)
         why = "too many open files (raise ulimit -n)";
     else if (err == ENOSPC || err == EBUSY)

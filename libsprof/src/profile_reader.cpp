@@ -101,7 +101,9 @@ void read_header(Decoder& d, ProfileHeader& h) {
     h.events.resize(n_events);
     for (auto& ev : h.events) {
         ev.name = d.str();
-        ev.time_like = d.u8() != 0;
+        const uint8_t flags = d.u8();
+        ev.time_like = flags & 1;
+        ev.user_only = flags & 2;
     }
 }
 

@@ -26,7 +26,7 @@ ProfileHeader make_profile_header(const std::string& collector, const RunOptions
     h.hist_interval_ns = opts.hist_interval_ns;
     h.hist_samples = h.hist_interval_ns ? 0 : opts.hist_samples;
     h.slots = slots;
-    for (const auto& s : events) h.events.push_back(ProfileEvent{s.name, s.time_like});
+    for (const auto& s : events) h.events.push_back(ProfileEvent{s.name, s.time_like, s.user_only()});
     return h;
 }
 

@@ -14,15 +14,40 @@
 
 namespace sprof {
 
+// Where a counter set that records its own ticks delivers them. Called from
+// a signal handler in sprof_lib: implementations must be async-signal-safe.
+class SampleSink {
+public:
+    virtual void put(const RawSample& s) noexcept = 0;
+    // Ticks the kernel could not record (the buffer was full): their time and
+    // events are in the next sample, their PCs are unknown.
+    virtual void lost(uint64_t ticks) noexcept = 0;
+
+protected:
+    ~SampleSink() = default;
+};
+
 // Counters of one task (thread). Created outside the signal handler;
-// sample() is async-signal-safe.
+// sample() and drain() are async-signal-safe.
 class TaskCounters {
 public:
     virtual ~TaskCounters() = default;
     // Fills ref_ns, live_mask and delta[] for the sampling interval that ends
     // now, then makes the next live set live. Returns false when the task's
-    // counters are gone (the task exited).
+    // counters are gone (the task exited). s.pc is the caller's business.
     virtual bool sample(RawSample& s) noexcept = 0;
+    // Counters attached with a sample period take their own ticks: the
+    // kernel records, at each tick, the task's user PC and every counter
+    // value of that same instant. tick_fd() is the event whose overflow
+    // signals a tick (route it with F_SETSIG/F_SETOWN_EX); -1 when the caller
+    // must tick and call sample() itself. The ticks start when the caller
+    // enables tick_fd (PERF_EVENT_IOC_ENABLE) once it routed them, or at the
+    // exec for counters attached with enable_on_exec.
+    virtual int tick_fd() const { return -1; }
+    // Turns the ticks recorded since the last call into samples (the last one
+    // closes now), then rotates the live set. Returns false when the task's
+    // counters are gone.
+    virtual bool drain(SampleSink&) noexcept { return false; }
 };
 
 struct BackendError : std::runtime_error {
@@ -34,8 +59,10 @@ public:
     virtual ~Backend() = default;
     virtual std::string name() const = 0;
     // Starts counting for task `tid` (0 = calling thread). With enable_on_exec
-    // the counters start at the task's next exec (sprof_pt). Throws BackendError.
-    virtual std::unique_ptr<TaskCounters> attach(pid_t tid, bool enable_on_exec) = 0;
+    // the counters start at the task's next exec (sprof_pt). A backend that
+    // can take its own ticks does so every `sample_period_ns` of the task's
+    // CPU time (0: never; see TaskCounters::tick_fd). Throws BackendError.
+    virtual std::unique_ptr<TaskCounters> attach(pid_t tid, bool enable_on_exec, uint64_t sample_period_ns) = 0;
 };
 
 std::unique_ptr<Backend> make_perf_backend(const std::vector<EventSpec>& events, unsigned slots);

@@ -11,8 +11,9 @@ namespace sprof {
 // One event the user asked for, resolved to the attr the kernel takes.
 struct EventSpec {
     std::string name;        // as the user wrote it; also the column name in reports
-    perf_event_attr attr{};  // disabled=1, exclude_kernel/hv set (user-space counting)
+    perf_event_attr attr{};  // disabled=1; exclude_kernel where this process may not count the kernel
     bool time_like = false;  // measures time (task-clock, cpu-clock, msr/tsc/): never a regressor
+    bool user_only() const { return attr.exclude_kernel; }
 };
 
 struct EventError : std::runtime_error {

@@ -1,5 +1,6 @@
 // Thin wrappers over perf_event_open(2) shared by the backends and the timers.
 #pragma once
+#include <asm/perf_regs.h>
 #include <linux/perf_event.h>
 #include <sys/types.h>
 
@@ -7,8 +8,34 @@
 
 namespace sprof {
 
+// The program counter's number in PERF_SAMPLE_REGS_USER.
+#if defined(__x86_64__)
+constexpr uint64_t kPcRegister = PERF_REG_X86_IP;
+#elif defined(__aarch64__)
+constexpr uint64_t kPcRegister = PERF_REG_ARM64_PC;
+#else
+#error "sprof: no perf register number for the program counter on this architecture"
+#endif
+
 // perf_event_open for task `tid` (0 = caller) on any CPU. Returns fd or -errno.
 int perf_event_open_task(const perf_event_attr& attr, pid_t tid, int group_fd = -1);
+
+// Makes every overflow of event `fd` send `signo` (with si_fd = fd) to the
+// thread or process `owner` (F_OWNER_TID / F_OWNER_PID). Returns 0 or errno.
+int route_overflow_signal(int fd, int signo, int owner_type, pid_t owner);
+
+// Whether this process may count kernel space: perf's rule (CAP_PERFMON,
+// CAP_SYS_ADMIN or kernel.perf_event_paranoid <= 1), decided once by opening a
+// task-clock counter that includes the kernel, so the kernel's own verdict
+// (LSMs included) is what counts.
+bool kernel_counting_allowed();
+
+// Sets exclude_kernel/exclude_hv on attrs that must stay in user space for
+// this process (perf's ":u"); leaves them alone where the kernel is allowed.
+void apply_counting_scope(perf_event_attr& attr);
+
+// The kernel's perf_event_paranoid level (2 when it cannot be read).
+int paranoid_level();
 
 // Why opening `event_name` failed, in words a user can act on.
 std::string perf_open_error(const std::string& event_name, const perf_event_attr& attr, int err);

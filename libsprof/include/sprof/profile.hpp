@@ -15,6 +15,7 @@ constexpr uint16_t kFormatMinor = 0;
 struct ProfileEvent {
     std::string name;
     bool time_like = false;
+    bool user_only = false;  // kernel space excluded (the user may not count it): perf's ":u"
 };
 
 struct ProfileHeader {

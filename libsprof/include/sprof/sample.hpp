@@ -14,6 +14,13 @@ struct RawSample {
     uint64_t ref_ns = 0;     // reference time (thread CPU time) since the previous tick
     uint32_t live_mask = 0;  // bit e: event e was live during this sampling interval
     uint64_t delta[kMaxEvents]{};  // delta[e] valid where live_mask has bit e
+    // Bit e: event e was live for only part of the interval (the live set
+    // changed inside it), namely cover_ns[e] of its reference time; events
+    // live but not partial were live for all of ref_ns.
+    uint32_t partial_mask = 0;
+    uint64_t cover_ns[kMaxEvents]{};
+
+    uint64_t coverage(unsigned e) const { return partial_mask & (1u << e) ? cover_ns[e] : ref_ns; }
 };
 
 }  // namespace sprof
