@@ -119,7 +119,7 @@ public:
 
     std::string name() const override { return "cmdev"; }
 
-    std::unique_ptr<TaskCounters> attach(pid_t tid, bool enable_on_exec) override {
+    std::unique_ptr<TaskCounters> attach(pid_t tid, bool enable_on_exec, uint64_t /*ticks: the caller's*/) override {
         const int fd = open_device();
         cmdev_config c{};
         c.size = sizeof c;
