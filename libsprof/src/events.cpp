@@ -200,13 +200,13 @@ void probe_event(const EventSpec& ev) {
     close(fd);
 }
 
-std::vector<EventSpec> resolve_events(const std::string& comma_list) {
+std::vector<EventSpec> resolve_events(const std::string& comma_list, bool probe) {
     std::vector<EventSpec> out;
     for (const auto& name : split_list(comma_list)) {
         for (const auto& seen : out)
             if (seen.name == name) throw EventError("event '" + name + "' is listed twice");
         out.push_back(resolve_event(name));
-        probe_event(out.back());
+        if (probe) probe_event(out.back());
     }
     if (out.size() > kMaxEvents)
         throw EventError("too many events (" + std::to_string(out.size()) + "); at most " +

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "sprof/backend.hpp"
 #include "sprof/control_file.hpp"
 
 namespace sprof {
@@ -23,12 +24,16 @@ void resolve_run_events(PreparedRun& run, const std::string& tool) {
         run.opts.events = default_events(why);
         if (!why.empty()) std::fprintf(stderr, "%s: %s\n", tool.c_str(), why.c_str());
     }
-    run.events = resolve_events(run.opts.events);  // every event opened once before the run starts
+    run.events = resolve_events(run.opts.events, false);
     const auto n = static_cast<unsigned>(run.events.size());
     if (run.opts.slots > n)
         throw UsageError("--slots " + std::to_string(run.opts.slots) + " is more than the " + std::to_string(n) +
                          " events");
     run.slots = run.opts.slots ? run.opts.slots : n;
+    // The run's counters, once, on this process, through the backend the run
+    // will use (its permission rules, not perf's, for cmdev): a run never
+    // starts with an event, a timer or a device it cannot have.
+    make_backend(run.opts.backend, run.events, run.slots)->attach(0, false, run.opts.sample_interval_ns);
 }
 
 int collector_main(int argc, char** argv, const std::string& tool, bool ptrace_options,

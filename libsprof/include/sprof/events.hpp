@@ -25,9 +25,9 @@ struct EventError : std::runtime_error {
 // Throws EventError naming the event and the reason.
 EventSpec resolve_event(const std::string& name);
 
-// Resolves a comma-separated list; then opens each event once on the calling
-// thread (probe_event) so a run never starts with an event it cannot count.
-std::vector<EventSpec> resolve_events(const std::string& comma_list);
+// Resolves a comma-separated list; with `probe`, opens each event once on the
+// calling thread (probe_event), so no event it cannot count goes unnoticed.
+std::vector<EventSpec> resolve_events(const std::string& comma_list, bool probe = true);
 
 // Opens the event for the calling thread and closes it again. Throws EventError
 // with a message that says why (no PMU, not supported, permission, …).

@@ -22,8 +22,9 @@ struct PreparedRun {
 };
 
 // Fills run.events and run.slots from run.opts: the default set (with a
-// notice on stderr) when no events were asked for; every event is opened once
-// here, so a run never starts with one this machine cannot count. Throws.
+// notice on stderr) when no events were asked for; the run's counters are
+// attached once to the caller through the chosen backend, so a run never
+// starts with an event, timer or device it cannot have. Throws.
 void resolve_run_events(PreparedRun& run, const std::string& tool);
 
 // Parses and checks everything, then calls `run`. Returns run's result, 0
