@@ -21,7 +21,19 @@ out=$(echo "hello from stdin" | "$BIN/sprof_lib" -o cat.sprof cat); rc=$?
 [ $rc -eq 2 ] && grep -q -- "--bogus" err.txt || fail "unknown option: rc=$rc $(cat err.txt)"
 set -e
 "$BIN/sprof_lib" --list-events > events.txt
-for ev in task-clock page-faults context-switches; do grep -qx "$ev" events.txt || fail "--list-events lacks $ev"; done
+for ev in task-clock page-faults $(choose_events context-switches minor-faults); do
+    grep -qx "$ev" events.txt || fail "--list-events lacks $ev"
+done
+if [ "$UNPRIVILEGED" = 1 ]; then
+    # A user kept out of the kernel is not offered kernel-only events, and
+    # asking for one is a one-line error that says why, not a column of zeros.
+    ! grep -qx context-switches events.txt || fail "--list-events offers a user context-switches"
+    set +e
+    "$BIN/sprof_lib" -e task-clock,context-switches true 2>err.txt; rc=$?
+    set -e
+    [ $rc -eq 2 ] && [ "$(wc -l < err.txt)" -eq 1 ] && grep -q "perf_event_paranoid" err.txt ||
+        fail "kernel-only event for a user: rc=$rc $(cat err.txt)"
+fi
 pass "sprof_lib passes status, stdio and signals through and rejects bad input"
 
 # A program's children that exec get their own profiles; -o without %p is kept
