@@ -1,13 +1,18 @@
 // read_profile / parse_profile: the one reader of docs/FORMAT.md. Trusts
 // nothing in the bytes: every length is checked against what is really there
-// before anything is allocated.
+// before anything is allocated, nothing is sized or indexed by a number from
+// the file, and the file itself is read with a bound.
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
 
 #include <fmt/format.h>
 
@@ -98,6 +103,11 @@ void read_header(Decoder& d, ProfileHeader& h) {
     h.hist_interval_ns = d.u64();
     h.slots = d.u32();
     uint32_t n_events = d.count(4 + 1, "events");
+    // Every report has a column per event and a time-line row holds one
+    // count per event: more events than any collector writes would make the
+    // analyzer's work grow with rows × events instead of the file's size.
+    if (n_events > kMaxProfileEvents)
+        throw Corrupt{fmt::format("{} events, more than the {} a profile may have", n_events, kMaxProfileEvents)};
     h.events.resize(n_events);
     for (auto& ev : h.events) {
         ev.name = d.str();
@@ -105,6 +115,11 @@ void read_header(Decoder& d, ProfileHeader& h) {
         ev.time_like = flags & 1;
         ev.user_only = flags & 2;
     }
+    // Cells are matched to events by name when profiles are merged: a name
+    // twice would make two columns one. A hash set keeps this linear.
+    std::unordered_set<std::string_view> names;
+    for (const auto& ev : h.events)
+        if (!names.insert(ev.name).second) throw Corrupt{fmt::format("event {} listed twice", ev.name)};
 }
 
 void read_object(Decoder& d, Profile& p) {
@@ -137,8 +152,8 @@ void read_thread(Decoder& d, Profile& p) {
     p.threads.push_back(std::move(t));
 }
 
-void read_interval(Decoder& d, Profile& p) {
-    Interval& iv = p.intervals.emplace_back();
+Interval read_interval(Decoder& d, const Profile& p) {
+    Interval iv;
     iv.tid = d.u32();
     iv.seq = d.u32();
     iv.start_ns = d.u64();
@@ -165,7 +180,55 @@ void read_interval(Decoder& d, Profile& p) {
             ev.carry = d.f64();
         }
     }
+    return iv;
 }
+
+// A carry of NaN means "no estimate yet": it adds nothing.
+double add_carry(double a, double b) { return std::isnan(a) ? b : std::isnan(b) ? a : a + b; }
+
+void add_cell(FunctionCell& into, const FunctionCell& part) {
+    into.samples += part.samples;
+    into.time_ns += part.time_ns;
+    for (size_t e = 0; e < into.events.size(); ++e) {
+        into.events[e].count += part.events[e].count;
+        into.events[e].coverage_ns += part.events[e].coverage_ns;
+        into.events[e].carry = add_carry(into.events[e].carry, part.events[e].carry);
+    }
+}
+
+// INTERVAL records with the same (tid, seq) are parts of one interval (the
+// collectors flush a partial interval now and then, so a killed program
+// loses little). The parts merge into the interval where the first part
+// stood. The indexes grow with the records read, never with a number in
+// them, and each cell of each part is merged in constant time: many parts
+// of a wide interval cost what their bytes cost.
+class IntervalMerger {
+public:
+    void add(Profile& p, Interval&& part) {
+        const uint64_t key = uint64_t{part.tid} << 32 | part.seq;
+        auto [at, first] = interval_at_.try_emplace(key, p.intervals.size());
+        if (first) {
+            p.intervals.push_back(std::move(part));
+            return;
+        }
+        Interval& iv = p.intervals[at->second];
+        iv.start_ns = std::min(iv.start_ns, part.start_ns);
+        iv.end_ns = std::max(iv.end_ns, part.end_ns);
+        // Built when an interval gets its second part; kept for its later parts.
+        auto& cell_of = cells_[at->second];
+        if (cell_of.empty())
+            for (size_t i = 0; i < iv.cells.size(); ++i) cell_of.try_emplace(iv.cells[i].function, i);
+        for (FunctionCell& c : part.cells) {
+            auto [pos, added] = cell_of.try_emplace(c.function, iv.cells.size());
+            if (added) iv.cells.push_back(std::move(c));
+            else add_cell(iv.cells[pos->second], c);
+        }
+    }
+
+private:
+    std::unordered_map<uint64_t, size_t> interval_at_;  // (tid, seq) → index in Profile::intervals
+    std::unordered_map<size_t, std::unordered_map<uint32_t, size_t>> cells_;  // function → cell, per merged interval
+};
 
 void read_end(Decoder& d, ProfileEnd& end) {
     end.exit_status = d.i32();
@@ -245,7 +308,7 @@ private:
                 case records::kObject: read_object(d, profile_); break;
                 case records::kFunction: read_function(d, profile_); break;
                 case records::kThread: read_thread(d, profile_); break;
-                case records::kInterval: read_interval(d, profile_); break;
+                case records::kInterval: merger_.add(profile_, read_interval(d, profile_)); break;
                 case records::kEnd: read_end(d, profile_.end); break;
                 default: break;  // a later kind of record: skipped, its length says how far
             }
@@ -266,31 +329,61 @@ private:
     bool swap_ = false;
     bool have_header_ = false;
     Profile profile_;
+    IntervalMerger merger_;
 };
 
+// Closes the descriptor however read_file leaves.
+struct Fd {
+    int fd;
+    ~Fd() { ::close(fd); }
+};
+
+[[noreturn]] void file_error(const std::string& path, const std::string& what, int err) {
+    throw ProfileError(fmt::format("{}: {} ({})", path, what, std::strerror(err)));
+}
+
+// The whole file, read with a bound: a regular file larger than a profile
+// can be is refused by its size; a device or pipe is read only as far as
+// the bound (/dev/zero, an endless FIFO), and no further than its first
+// bytes when those are not the magic — the parser then says "bad magic".
 std::string read_file(const std::string& path) {
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) throw ProfileError(fmt::format("cannot open {}: {}", path, std::strerror(errno)));
+    Fd f{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
+    if (f.fd < 0) file_error(path, "cannot open", errno);
+    struct stat st {};
+    if (::fstat(f.fd, &st) != 0) file_error(path, "cannot stat", errno);
+    if (S_ISDIR(st.st_mode)) file_error(path, "not a profile", EISDIR);
+    const bool regular = S_ISREG(st.st_mode);
+    if (regular && static_cast<uint64_t>(st.st_size) > kMaxProfileBytes)
+        throw ProfileError(fmt::format("{}: {} bytes, more than the {} a profile may have (not a profile?)", path,
+                                       st.st_size, kMaxProfileBytes));
     // Read straight into the result: profiles of long runs are tens of MB.
     // One byte more than the size lets the EOF read happen without growing.
-    struct stat st {};
-    size_t size_hint = ::fstat(fd, &st) == 0 ? static_cast<size_t>(st.st_size) : 0;
-    std::string bytes(std::max<size_t>(size_hint + 1, 1 << 16), '\0');
+    const size_t limit = kMaxProfileBytes + 1;  // one byte past the bound tells "too large"
+    size_t size_hint = regular ? static_cast<size_t>(st.st_size) + 1 : 0;
+    std::string bytes(std::clamp<size_t>(size_hint, 1 << 16, limit), '\0');
     size_t used = 0;
+    bool magic_checked = false;
     for (;;) {
-        if (used == bytes.size()) bytes.resize(bytes.size() * 2);
-        ssize_t n = ::read(fd, bytes.data() + used, bytes.size() - used);
+        if (used == bytes.size()) {
+            if (used == limit) break;
+            bytes.resize(std::min(bytes.size() * 2, limit));
+        }
+        ssize_t n = ::read(f.fd, bytes.data() + used, bytes.size() - used);
         if (n < 0) {
             if (errno == EINTR) continue;
-            int err = errno;
-            ::close(fd);
-            throw ProfileError(fmt::format("cannot read {}: {}", path, std::strerror(err)));
+            file_error(path, "cannot read", errno);
         }
         if (n == 0) break;
         used += static_cast<size_t>(n);
+        if (!magic_checked && used >= sizeof records::kMagic) {
+            magic_checked = true;
+            if (std::memcmp(bytes.data(), records::kMagic, sizeof records::kMagic) != 0) break;
+        }
     }
+    if (used > kMaxProfileBytes)
+        throw ProfileError(fmt::format("{}: more than the {} bytes a profile may have (not a profile?)", path,
+                                       kMaxProfileBytes));
     bytes.resize(used);
-    ::close(fd);
     return bytes;
 }
 

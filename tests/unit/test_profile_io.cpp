@@ -6,6 +6,10 @@
 #include <cstring>
 #include <filesystem>
 #include <random>
+#include <thread>
+
+#include <fcntl.h>
+#include <sys/stat.h>
 
 #include "sprof/profile_io.hpp"
 
@@ -53,7 +57,7 @@ void check_equal(const Profile& got, const Profile& want) {
     const auto& g = got.header;
     const auto& w = want.header;
     CHECK(got.version_major == 1);
-    CHECK(got.version_minor == 0);
+    CHECK(got.version_minor == kFormatMinor);
     CHECK(g.collector == w.collector);
     CHECK(g.backend == w.backend);
     CHECK(g.program == w.program);
@@ -190,7 +194,7 @@ TEST_CASE("the file header is magic, byte-order tag, major, minor") {
     std::memcpy(&major, b.data() + 12, 2);
     std::memcpy(&minor, b.data() + 14, 2);
     CHECK(major == 1);
-    CHECK(minor == 0);
+    CHECK(minor == kFormatMinor);
     CHECK(get_u32(b, 16) == 1);  // first record: HEADER
     // 2 objects, 3 functions, 2 threads, 3 intervals, END after the HEADER.
     auto at = record_offsets(b);
@@ -344,7 +348,8 @@ TEST_CASE("reader errors say which file and what is wrong") {
     std::string v2 = good;
     uint16_t two = 2;
     std::memcpy(v2.data() + 12, &two, 2);
-    CHECK(error_of(v2) == "t.sprof: profile format version 2.0, this sprof reads 1.x");
+    CHECK(error_of(v2) ==
+          "t.sprof: profile format version 2." + std::to_string(kFormatMinor) + ", this sprof reads 1.x");
 
     std::string no_header = good.substr(0, 16) + good.substr(at[1]);
     CHECK(error_of(no_header) == "t.sprof: OBJECT record (type 2) before HEADER at byte 16");
@@ -381,7 +386,7 @@ TEST_CASE("reader errors say which file and what is wrong") {
           "t.sprof: OBJECT record after END at byte " + std::to_string(good.size()));
 
     CHECK_THROWS_WITH_AS(read_profile("/nonexistent/x.sprof"),
-                         "cannot open /nonexistent/x.sprof: No such file or directory", ProfileError);
+                         "/nonexistent/x.sprof: cannot open (No such file or directory)", ProfileError);
 }
 
 TEST_CASE("writer rejects what the reader would reject, and a killed writer leaves a readable file") {
@@ -412,4 +417,136 @@ TEST_CASE("writer rejects what the reader would reject, and a killed writer leav
     CHECK_FALSE(got.end.present);
     REQUIRE(got.warnings.size() == 1);
     CHECK(got.warnings[0] == tmp.path + ": no END record after 1 intervals (the profiled program did not finish)");
+}
+
+namespace {
+
+// sample_profile() with its first interval (tid 4242, seq 0) written as two
+// parts, the other thread's interval between them. Part 2 lists the cells in
+// the other order and brings the only known carry of function 2's second event.
+Profile two_part_profile() {
+    Profile p = sample_profile();
+    Interval part1{.tid = 4242, .seq = 0, .start_ns = 0, .end_ns = 60'000'000, .cells = {}};
+    part1.cells.push_back({0, 40, 40'000'000, {{40'000'000, 20'000'000, 4e5}, {5, 20'000'000, NAN}}});
+    part1.cells.push_back({2, 4, 4'000'000, {{0, 0, NAN}, {1, 4'000'000, NAN}}});
+    Interval part2{.tid = 4242, .seq = 0, .start_ns = 50'000'000, .end_ns = 100'000'000, .cells = {}};
+    part2.cells.push_back({2, 6, 6'000'000, {{0, 0, NAN}, {2, 6'000'000, 0.25}}});
+    part2.cells.push_back({0, 50, 50'000'000, {{50'000'000, 25'000'000, 6e5}, {7, 25'000'000, NAN}}});
+    p.intervals = {part1, p.intervals[1], part2, p.intervals[2]};
+    return p;
+}
+
+}  // namespace
+
+TEST_CASE("INTERVAL records of one (tid, seq) are parts of one interval") {
+    SUBCASE("written as two parts through the writer, read back as the one-interval profile") {
+        Profile parts = two_part_profile();
+        TempFile tmp;
+        {
+            ProfileWriter w;
+            w.open(tmp.path, parts.header);
+            for (const auto& o : parts.objects) w.add_object(o);
+            for (const auto& f : parts.functions) w.add_function(f);
+            for (const auto& t : parts.threads) w.add_thread(t);
+            for (const auto& iv : parts.intervals) w.add_interval(iv);
+            w.finish(parts.end);
+        }
+        check_equal(read_profile(tmp.path), sample_profile());
+    }
+    SUBCASE("in the other byte order too") {
+        check_equal(parse_profile(encode_profile(two_part_profile(), ByteOrder::swapped), "t.sprof"),
+                    sample_profile());
+    }
+    SUBCASE("many parts add up, each in its interval") {
+        Profile p = sample_profile();
+        p.intervals.clear();
+        // Thread 1: 1,000 parts of seq 0, part k adding (k+1) samples to function k % 3.
+        // Thread 2: seq 0 in one piece, its function 1 untouched by thread 1's parts.
+        uint64_t want[3] = {0, 0, 0};
+        for (uint32_t k = 0; k < 1000; ++k) {
+            Interval part{.tid = 1, .seq = 0, .start_ns = 1000 + k, .end_ns = 5000 - k, .cells = {}};
+            part.cells.push_back({k % 3, k + 1, 10, {{k, 10, NAN}, {1, 10, NAN}}});
+            want[k % 3] += k + 1;
+            p.intervals.push_back(part);
+            if (k == 500) p.intervals.push_back({.tid = 2, .seq = 0, .start_ns = 0, .end_ns = 1,
+                                                 .cells = {{1, 7, 7, {{7, 7, NAN}, {0, 0, NAN}}}}});
+        }
+        Profile got = parse_profile(encode_profile(p), "t.sprof");
+        REQUIRE(got.intervals.size() == 2);
+        const Interval& iv = got.intervals[0];
+        CHECK(iv.tid == 1);
+        CHECK(iv.start_ns == 1000);
+        CHECK(iv.end_ns == 5000);
+        REQUIRE(iv.cells.size() == 3);
+        for (uint32_t f = 0; f < 3; ++f) {
+            CHECK(iv.cells[f].function == f);
+            CHECK(iv.cells[f].samples == want[f]);
+            CHECK(iv.cells[f].time_ns == 10 * (f == 0 ? 334 : 333));
+            CHECK(std::isnan(iv.cells[f].events[0].carry));
+        }
+        REQUIRE(got.intervals[1].cells.size() == 1);
+        CHECK(got.intervals[1].cells[0].samples == 7);
+    }
+}
+
+TEST_CASE("event lists the analyzer cannot handle are errors") {
+    Profile p = sample_profile();
+    p.intervals.clear();
+    p.end = {};
+    SUBCASE("an event named twice") {
+        p.header.events = {{"page-faults", false}, {"task-clock", true}, {"page-faults", false}};
+        CHECK(error_of(encode_profile(p)) == "t.sprof: corrupt HEADER record at byte 16 (event page-faults listed twice)");
+    }
+    SUBCASE("100,000 events: refused at once, not analysed for seconds") {
+        p.header.events.clear();
+        for (int i = 0; i < 100'000; ++i) p.header.events.push_back({"ev" + std::to_string(i), false});
+        CHECK(error_of(encode_profile(p)) == "t.sprof: corrupt HEADER record at byte 16 (100000 events, more than the " +
+                                                 std::to_string(kMaxProfileEvents) + " a profile may have)");
+    }
+    SUBCASE("as many as the limit are read") {
+        p.header.events.clear();
+        for (uint32_t i = 0; i < kMaxProfileEvents; ++i) p.header.events.push_back({"ev" + std::to_string(i), false});
+        CHECK(parse_profile(encode_profile(p), "t.sprof").header.events.size() == kMaxProfileEvents);
+    }
+}
+
+TEST_CASE("files that are not profiles are read with a bound") {
+    // /dev/zero never ends: the first bytes are not the magic, so reading stops there.
+    CHECK_THROWS_WITH_AS(read_profile("/dev/zero"), "/dev/zero: not an sprof profile (bad magic)", ProfileError);
+    const auto dir = std::filesystem::temp_directory_path().string();
+    CHECK_THROWS_WITH_AS(read_profile(dir), (dir + ": not a profile (Is a directory)").c_str(), ProfileError);
+
+    TempFile tmp;
+    SUBCASE("a regular file larger than a profile may be is refused by its size, unread") {
+        const std::string head = encode_profile(sample_profile()).substr(0, 64);
+        {
+            std::FILE* f = std::fopen(tmp.path.c_str(), "wb");
+            REQUIRE(f);
+            std::fwrite(head.data(), 1, head.size(), f);
+            std::fclose(f);
+        }
+        std::filesystem::resize_file(tmp.path, kMaxProfileBytes + 1);  // sparse: costs no disk
+        CHECK_THROWS_WITH_AS(read_profile(tmp.path),
+                             (tmp.path + ": " + std::to_string(kMaxProfileBytes + 1) + " bytes, more than the " +
+                              std::to_string(kMaxProfileBytes) + " a profile may have (not a profile?)")
+                                 .c_str(),
+                             ProfileError);
+    }
+    SUBCASE("a FIFO that carries a profile is read to its end") {
+        REQUIRE(::mkfifo(tmp.path.c_str(), 0600) == 0);
+        const std::string bytes = encode_profile(sample_profile());
+        std::thread writer([&] {
+            int fd = ::open(tmp.path.c_str(), O_WRONLY);
+            if (fd < 0) return;
+            for (size_t done = 0; done < bytes.size();) {
+                ssize_t n = ::write(fd, bytes.data() + done, std::min<size_t>(bytes.size() - done, 100));
+                if (n <= 0) break;
+                done += static_cast<size_t>(n);
+            }
+            ::close(fd);
+        });
+        Profile got = read_profile(tmp.path);
+        writer.join();
+        check_equal(got, sample_profile());
+    }
 }

@@ -10,7 +10,9 @@
 namespace sprof {
 
 constexpr uint16_t kFormatMajor = 1;
-constexpr uint16_t kFormatMinor = 0;
+// Minor 1: INTERVAL records with the same (tid, seq) are parts of one
+// interval (docs/FORMAT.md). Readers of 1.0 still read such files.
+constexpr uint16_t kFormatMinor = 1;
 
 struct ProfileEvent {
     std::string name;

@@ -51,9 +51,17 @@ enum class ByteOrder { native, swapped };
 // inconsistencies the writer rejects.
 std::string encode_profile(const Profile& profile, ByteOrder order = ByteOrder::native);
 
-// Reads a whole profile. Throws ProfileError (one line: file, what, why) for
-// anything that is not a readable profile; a truncated tail is a warning in
-// Profile::warnings and every complete record is kept.
+// What the reader accepts at most (docs/FORMAT.md, "Limits"). A profile of a
+// long run is tens of MB and has a few events (the collectors write at most
+// kMaxEvents = 32); anything beyond these is not a profile, and the bounds
+// keep the reader's and the analyzer's memory and time proportional to them.
+constexpr uint64_t kMaxProfileBytes = uint64_t{1} << 30;
+constexpr uint32_t kMaxProfileEvents = 1024;
+
+// Reads a whole profile. Throws ProfileError (one line: "FILE: what (why)")
+// for anything that is not a readable profile; a truncated tail is a warning
+// in Profile::warnings and every complete record is kept. INTERVAL records
+// with the same (tid, seq) come back merged into one Interval.
 Profile read_profile(const std::string& path);
 
 // Same, from bytes in memory (tests, fuzzing); `name` appears in messages.
