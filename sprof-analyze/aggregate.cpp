@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <unordered_map>
 
 namespace sprof::analyze {
 
@@ -25,23 +26,25 @@ std::vector<std::optional<double>> estimate_events(const Counts& c, Estimator e)
 }
 
 std::vector<TimeRow> time_rows(const Dataset& d) {
+    // Row k holds the intervals with the k-th smallest sequence number: the
+    // numbers order the rows, and a gap (a damaged file, seq 0xffffffff) is
+    // no row. Sorting, not indexing by seq, keeps this to the intervals' count.
+    std::vector<uint32_t> order(d.intervals.size());
+    std::iota(order.begin(), order.end(), 0u);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](uint32_t a, uint32_t b) { return d.intervals[a].seq < d.intervals[b].seq; });
     std::vector<TimeRow> rows;
-    for (uint32_t i = 0; i < d.intervals.size(); ++i) {
+    for (size_t k = 0; k < order.size(); ++k) {
+        const uint32_t i = order[k];
         const Interval& iv = d.intervals[i];
-        if (iv.seq >= rows.size()) rows.resize(iv.seq + 1);
-        TimeRow& r = rows[iv.seq];
-        if (r.intervals.empty()) {
-            r.start_ns = iv.start_ns;
-            r.end_ns = iv.end_ns;
-        } else {
-            r.start_ns = std::min(r.start_ns, iv.start_ns);
-            r.end_ns = std::max(r.end_ns, iv.end_ns);
+        if (k == 0 || iv.seq != d.intervals[order[k - 1]].seq) {
+            rows.push_back({static_cast<uint32_t>(rows.size()), iv.start_ns, iv.end_ns, {}});
         }
+        TimeRow& r = rows.back();
+        r.start_ns = std::min(r.start_ns, iv.start_ns);
+        r.end_ns = std::max(r.end_ns, iv.end_ns);
         r.intervals.push_back(i);
     }
-    // A sequence number no thread reached (a gap in a damaged file) is no row.
-    std::erase_if(rows, [](const TimeRow& r) { return r.intervals.empty(); });
-    for (uint32_t k = 0; k < rows.size(); ++k) rows[k].seq = k;
     return rows;
 }
 
@@ -95,11 +98,12 @@ std::vector<uint32_t> ranked_functions(const Dataset& d, const std::vector<Count
 
 std::vector<FunctionCounts> occurring_functions(const Dataset& d, std::span<const uint32_t> intervals) {
     std::vector<FunctionCounts> out;
+    std::unordered_map<uint32_t, size_t> at;  // function → its entry in `out` (a row may hold thousands)
     for (uint32_t i : intervals)
         for (const FunctionCell& c : d.intervals[i].cells) {
-            auto it = std::find_if(out.begin(), out.end(), [&](const FunctionCounts& f) { return f.function == c.function; });
-            if (it == out.end()) it = out.insert(out.end(), {c.function, Counts(d.events.size())});
-            it->counts.add(c);
+            auto [it, added] = at.try_emplace(c.function, out.size());
+            if (added) out.push_back({c.function, Counts(d.events.size())});
+            out[it->second].counts.add(c);
         }
     std::sort(out.begin(), out.end(), [&](const FunctionCounts& a, const FunctionCounts& b) {
         if (a.counts.time_ns != b.counts.time_ns) return a.counts.time_ns > b.counts.time_ns;

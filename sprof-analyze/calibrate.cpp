@@ -144,11 +144,11 @@ void calibrate_machine(const Options& o, std::ostream& out) {
                   {"rms_relative_error", rel_rms},
                   {"profiles", o.profiles}};
     std::ofstream file(o.output);
-    file << model.dump(2) << '\n';
+    file << dump_json(model, 2) << '\n';
     file.close();
     if (!file) throw std::runtime_error("cannot write " + o.output);
     if (o.format == Format::json) {
-        out << model.dump(2) << '\n';
+        out << dump_json(model, 2) << '\n';
         return;
     }
     fit.write_text(out);

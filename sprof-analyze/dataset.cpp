@@ -1,6 +1,7 @@
 #include "dataset.hpp"
 
 #include <map>
+#include <unordered_map>
 #include <utility>
 
 #include "sprof/profile_io.hpp"
@@ -21,38 +22,49 @@ std::string Dataset::program() const {
 namespace {
 
 // Index of each of the source's events in the merged list, adding new ones.
-std::vector<size_t> map_events(const ProfileHeader& h, std::vector<ProfileEvent>& merged) {
+// `index` finds a name in `merged` in constant time: sources may list many
+// events, and a linear search per event would be quadratic.
+std::vector<size_t> map_events(const ProfileHeader& h, std::vector<ProfileEvent>& merged,
+                               std::unordered_map<std::string, size_t>& index) {
     std::vector<size_t> map;
+    map.reserve(h.events.size());
     for (const auto& e : h.events) {
-        size_t i = 0;
-        while (i < merged.size() && merged[i].name != e.name) ++i;
-        if (i == merged.size()) merged.push_back(e);
-        map.push_back(i);
+        auto [it, added] = index.try_emplace(e.name, merged.size());
+        if (added) merged.push_back(e);
+        map.push_back(it->second);
     }
     return map;
 }
+
+constexpr uint32_t kUnmapped = UINT32_MAX;
 
 }  // namespace
 
 Dataset merge_profiles(std::vector<Source> sources) {
     Dataset d;
     std::vector<std::vector<size_t>> event_maps;
-    for (const auto& s : sources) event_maps.push_back(map_events(s.profile.header, d.events));
+    std::unordered_map<std::string, size_t> event_index;
+    for (const auto& s : sources) event_maps.push_back(map_events(s.profile.header, d.events, event_index));
     const size_t n_events = d.events.size();
 
     std::map<std::pair<std::string, std::string>, uint32_t> function_ids;
     for (size_t si = 0; si < sources.size(); ++si) {
         Source& src = sources[si];
         Profile& p = src.profile;
-        std::vector<uint32_t> fmap(p.functions.size());
-        for (size_t f = 0; f < p.functions.size(); ++f) {
+        // A function becomes one of the dataset's when a cell refers to it:
+        // the reports keep a row of event sums per function, and a file may
+        // define any number of functions no interval uses (functions × events
+        // would then grow with the square of the file's size).
+        std::vector<uint32_t> fmap(p.functions.size(), kUnmapped);
+        auto merged_id = [&](uint32_t f) {
+            if (fmap[f] != kUnmapped) return fmap[f];
             const ProfileFunction& fn = p.functions[f];
             std::string object = fn.object == kNoObject ? std::string() : p.object_name(fn.object);
             auto [it, added] = function_ids.try_emplace({object, fn.name},
                                                         static_cast<uint32_t>(d.functions.size()));
             if (added) d.functions.push_back({demangle(fn.name), fn.name, object});
-            fmap[f] = it->second;
-        }
+            return fmap[f] = it->second;
+        };
         const auto& emap = event_maps[si];
         bool same_events = emap.size() == n_events;
         for (size_t i = 0; same_events && i < emap.size(); ++i) same_events = emap[i] == i;
@@ -64,7 +76,7 @@ Dataset merge_profiles(std::vector<Source> sources) {
                 if (c.function >= fmap.size())
                     throw ProfileError(src.path + ": interval refers to function " +
                                        std::to_string(c.function) + ", which the profile does not define");
-                c.function = fmap[c.function];
+                c.function = merged_id(c.function);
                 if (!same_events) {
                     std::vector<EventCell> merged(n_events);
                     for (size_t e = 0; e < c.events.size() && e < emap.size(); ++e)

@@ -55,7 +55,7 @@ void export_chrome_trace(const Context& c) {
                               {"args", {{"samples", all.samples}}}});
     }
     std::ofstream out(c.options.export_file);
-    out << Json{{"traceEvents", events}, {"displayTimeUnit", "ms"}}.dump() << '\n';
+    out << dump_json(Json{{"traceEvents", events}, {"displayTimeUnit", "ms"}}) << '\n';
     out.close();
     if (!out) throw std::runtime_error("cannot write " + c.options.export_file);
 }

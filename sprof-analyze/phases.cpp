@@ -71,7 +71,9 @@ bool names_function(const FunctionInfo& f, const std::string& name) {
 std::vector<size_t> segment(const Features& x, size_t min_length, double penalty) {
     const size_t n = x.rows, dims = x.dims;
     min_length = std::max<size_t>(min_length, 1);
-    if (n < 2 * min_length) return {};
+    // No dimension: every cost is 0 and no boundary pays its penalty (and
+    // PELT would prune nothing: rows² steps).
+    if (n < 2 * min_length || dims == 0) return {};
     // Prefix sums: the cost of rows [a, b) is Σ|x|² − |Σx|²/(b−a).
     std::vector<double> sum((n + 1) * dims, 0.0), sumsq(n + 1, 0.0);
     for (size_t r = 0; r < n; ++r) {
@@ -123,6 +125,37 @@ std::vector<size_t> segment(const Features& x, size_t min_length, double penalty
     return bounds;
 }
 
+namespace {
+
+// PELT prunes little in a long steady stretch, so optimal segmentation costs
+// up to rows² steps: 100,000 rows took minutes. Beyond this many rows the
+// means of blocks of consecutive rows are segmented instead.
+constexpr size_t kMaxSegmentRows = 4096;
+
+// segment() with a bounded cost: boundaries fall on block starts. A
+// segment's sum of squares over rows is its rows' spread within their blocks
+// (the same for every segmentation) plus `block` × that of the block means,
+// so the block means are segmented with penalty / block.
+std::vector<size_t> bounded_segment(const Features& x, size_t min_length, double penalty) {
+    if (x.rows <= kMaxSegmentRows) return segment(x, min_length, penalty);
+    const size_t block = (x.rows + kMaxSegmentRows - 1) / kMaxSegmentRows;
+    Features means;
+    means.rows = (x.rows + block - 1) / block;
+    means.dims = x.dims;
+    means.values.assign(means.rows * means.dims, 0.0);
+    for (size_t b = 0; b < means.rows; ++b) {
+        const size_t first = b * block, last = std::min(x.rows, first + block);
+        for (size_t r = first; r < last; ++r)
+            for (size_t k = 0; k < x.dims; ++k) means.values[b * x.dims + k] += x.at(r, k);
+        for (size_t k = 0; k < x.dims; ++k) means.values[b * x.dims + k] /= static_cast<double>(last - first);
+    }
+    std::vector<size_t> bounds = segment(means, (min_length + block - 1) / block, penalty / static_cast<double>(block));
+    for (size_t& b : bounds) b *= block;
+    return bounds;
+}
+
+}  // namespace
+
 std::string phase_label(size_t k) {
     std::string s;
     for (++k; k > 0; k = (k - 1) / 26) s.insert(s.begin(), static_cast<char>('A' + (k - 1) % 26));
@@ -136,7 +169,7 @@ std::vector<Phase> auto_phases(const Features& x, size_t min_length) {
     const double penalty = std::max(
         floor_penalty, kPenaltyPerNoise * noise_variance(x) * std::log(static_cast<double>(x.rows)));
     std::vector<size_t> starts{0};
-    for (size_t b : segment(x, min_length, penalty)) starts.push_back(b);
+    for (size_t b : bounded_segment(x, min_length, penalty)) starts.push_back(b);
     starts.push_back(x.rows);
 
     // A segment gets the label of an earlier kind of phase when a boundary
@@ -205,7 +238,7 @@ Features row_features(const Dataset& d, const std::vector<TimeRow>& rows, const 
     x.values.assign(x.rows * x.dims, 0.0);
     std::vector<double> last_known(rate_dims.size(), 0.0);
     for (size_t r = 0; r < rows.size(); ++r) {
-        double* row = &x.values[r * x.dims];
+        double* row = x.values.data() + r * x.dims;  // no dimension at all: no values, no element to index
         uint64_t row_time = 0;
         for (uint32_t i : rows[r].intervals)
             for (const FunctionCell& c : d.intervals[i].cells) {

@@ -50,8 +50,18 @@ RateSet::RateSet(const std::vector<std::string>& events, const std::vector<std::
     : variables_(events) {
     variables_.push_back("time");
     variables_.push_back("samples");
+    // A default whose expression does not parse is left out, never an error:
+    // names are matched longest first, so an event "page-faults/task" beside
+    // task-clock makes "page-faults/task-clock*1e6" read as
+    // "page-faults/task" "-clock". A profile may name its events anything; the
+    // user can still define the rate with --rate.
     if (with_defaults)
-        for (const auto& d : default_rates(events)) add(d.name, d.expression, d.unit);
+        for (const auto& d : default_rates(events)) {
+            try {
+                add(d.name, d.expression, d.unit);
+            } catch (const std::invalid_argument&) {
+            }
+        }
     for (const auto& spec : specs) {
         size_t eq = spec.find('=');
         if (eq == std::string::npos || eq == 0)

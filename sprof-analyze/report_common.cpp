@@ -48,7 +48,7 @@ void write_table(const Context& c, const Table& t, const char* key, Json meta) {
                     {"rates", rates}};
         for (auto& [k, v] : meta.items()) doc[k] = v;
         doc[key] = t.to_json();
-        c.out << doc.dump(2) << '\n';
+        c.out << dump_json(doc, 2) << '\n';
         break;
     }
     }

@@ -106,7 +106,7 @@ void report_info(const Context& c) {
     if (c.options.format == Format::json) {
         Json arr = Json::array();
         for (const auto& s : c.data.sources) arr.push_back(info_json(s));
-        c.out << Json{{"profiles", arr}}.dump(2) << '\n';
+        c.out << dump_json(Json{{"profiles", arr}}, 2) << '\n';
         return;
     }
     if (c.options.format == Format::csv) {

@@ -98,4 +98,8 @@ Json Table::to_json() const {
     return arr;
 }
 
+std::string dump_json(const Json& j, int indent) {
+    return j.dump(indent, ' ', false, Json::error_handler_t::replace);
+}
+
 }  // namespace sprof::analyze

@@ -47,7 +47,7 @@ void report_warp(const Context& c) {
     doc["total"] = to_json(load_vector(total(per_function, d.events.size()), est), names);
     doc["functions"] = std::move(functions);
     doc["phases"] = std::move(phases);
-    c.out << doc.dump(2) << '\n';
+    c.out << dump_json(doc, 2) << '\n';
 }
 
 }  // namespace sprof::analyze

@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""Writes crafted profiles that once crashed sprof or made it run without bound
+(issue 9 item 5). Usage: hostile_profiles.py OUT_DIR [NAME…]
+
+Each file is byte-exact docs/FORMAT.md (little-endian writer), so the reader
+accepts the framing and the hostile value reaches the code behind it. The
+integration test tests/integration/analyze_hostile.sh runs every report on
+each; the small ones are also in fuzz/corpus/ as seeds.
+"""
+import os
+import struct
+import sys
+
+
+def u8(v): return struct.pack('<B', v)
+def u32(v): return struct.pack('<I', v)
+def u64(v): return struct.pack('<Q', v)
+def f64(v): return struct.pack('<d', v)
+def s(text): b = text.encode(); return u32(len(b)) + b
+
+
+def record(kind, payload): return u32(kind) + u32(len(payload)) + payload
+
+
+def file_header(minor=0):
+    return b'SPROFILE' + u32(0x01020304) + struct.pack('<HH', 1, minor)
+
+
+def header(events):
+    p = s('sprof_lib') + s('perf') + s('/bin/app') + u32(1) + s('app') + s('host') + u32(7) + u64(0)
+    p += s('cpu') + u64(1_000_000) + u32(10) + u64(0) + u32(len(events)) + u32(len(events))
+    p += b''.join(s(name) + u8(1 if time_like else 0) for name, time_like in events)
+    return record(1, p)
+
+
+def function(fid, name): return record(3, u32(fid) + u32(0xffffffff) + u64(0) + u64(0) + s(name))
+
+
+def interval(tid, seq, start, end, cells, n_events):
+    """cells: (function, samples, time_ns, [(count, coverage_ns, carry)…])"""
+    p = [u32(tid) + u32(seq) + u64(start) + u64(end) + u32(len(cells)) + u32(n_events)]
+    for fn, samples, time_ns, events in cells:
+        p.append(u32(fn) + u64(samples) + u64(time_ns))
+        p.extend(struct.pack('<QQd', count, cov, carry) for count, cov, carry in events)
+    return record(5, b''.join(p))
+
+
+def end(samples): return record(6, struct.pack('<i', 0) + u64(samples) + u64(0))
+
+
+EVENTS = [('task-clock', True), ('page-faults', False)]
+
+
+def with_seq(seq):
+    """Two threads: one well-numbered interval and one with a hostile seq."""
+    ev = [(10_000_000, 10_000_000, float('nan')), (3, 10_000_000, float('nan'))]
+    return (file_header() + header(EVENTS) + function(0, 'work') +
+            interval(1, 0, 0, 10_000_000, [(0, 1, 10_000_000, ev)], 2) +
+            interval(2, seq, 0, 10_000_000, [(0, 1, 10_000_000, ev)], 2) + end(2))
+
+
+def many_events(n):
+    """n distinct events in the header, one interval."""
+    events = [(f'ev{i}', False) for i in range(n)]
+    cell = (0, 1, 1000, [(1, 1000, float('nan'))] * n)
+    return file_header() + header(events) + function(0, 'work') + interval(1, 0, 0, 1000, [cell], n) + end(1)
+
+
+def duplicate_events():
+    return file_header() + header([('page-faults', False), ('page-faults', False)]) + end(0)
+
+
+def unused_functions(n_functions, n_events):
+    """Many functions no interval refers to, times many events: once a
+    functions × events table of gigabytes in the analyzer."""
+    events = [(f'ev{i}', False) for i in range(n_events)]
+    out = file_header() + header(events)
+    out += b''.join(function(i, f'f{i}') for i in range(n_functions))
+    out += interval(1, 0, 0, 1000, [(0, 1, 1000, [(1, 1000, 1.0)] * n_events)], n_events)
+    return out + end(1)
+
+
+def many_parts(n_cells, n_parts):
+    """One interval with many cells, then many one-cell parts of it: merging
+    must not rescan the interval for every part."""
+    ev = [(1, 1000, float('nan'))]
+    out = file_header(1) + header([('page-faults', False)])
+    out += b''.join(function(i, f'f{i}') for i in range(n_cells))
+    out += interval(1, 0, 0, 1000, [(i, 1, 1000, ev) for i in range(n_cells)], 1)
+    part = interval(1, 0, 500, 2000, [(n_cells - 1, 1, 1000, ev)], 1)
+    return out + part * n_parts + end(n_cells + n_parts)
+
+
+def two_parts():
+    """Minor version 1: an interval of thread 1 in two parts, thread 2's
+    interval between them; NaN carries on one side of the merge."""
+    ev = lambda n, carry: [(n * 1000, n * 1000, carry), (n, n * 1000, float('nan'))]
+    return (file_header(1) + header(EVENTS) + function(0, 'main') + function(1, 'work') +
+            interval(1, 0, 0, 6000, [(0, 2, 2000, ev(2, float('nan'))), (1, 4, 4000, ev(4, 3.5))], 2) +
+            interval(2, 0, 0, 9000, [(1, 9, 9000, ev(9, float('nan')))], 2) +
+            interval(1, 0, 5000, 10000, [(1, 3, 3000, ev(3, 1.5)), (0, 1, 1000, ev(1, 2.0))], 2) +
+            interval(1, 1, 10000, 20000, [(1, 10, 10000, ev(10, float('nan')))], 2) + end(29))
+
+
+def name_not_utf8():
+    """Symbol and program names are bytes: a Latin-1 name once made every
+    JSON output throw (found by the fuzzer)."""
+    ev = [(1000, 1000, float('nan')), (1, 1000, float('nan'))]
+    fn = record(3, u32(0) + u32(0xffffffff) + u64(0) + u64(0) + u32(5) + b'caf\xe9\x80')
+    return (file_header() + header(EVENTS) + fn + interval(1, 0, 0, 1000, [(0, 1, 1000, ev)], 2) + end(1))
+
+
+def event_name_ambiguous():
+    """An event "page-faults/task" beside task-clock: the default rate
+    "page-faults/task-clock*1e6" no longer parses (names match longest first),
+    which made every report a usage error (found by the fuzzer)."""
+    events = [('task-clock', True), ('page-faults', False), ('page-faults/task', False)]
+    ev = [(1000, 1000, float('nan')), (2, 1000, float('nan')), (3, 1000, float('nan'))]
+    return (file_header() + header(events) + function(0, 'work') +
+            interval(1, 0, 0, 1000, [(0, 1, 1000, ev)], 3) + end(1))
+
+
+def many_rows(n):
+    """n intervals of distinct seq (counting down from 0xffffffff), all alike:
+    n time-line rows with nothing to tell them apart, where phase detection
+    once took rows² steps."""
+    out = file_header() + header([('page-faults', False)]) + function(0, 'work')
+    cell = (0, 1, 1000, [(1, 1000, float('nan'))])
+    out += b''.join(interval(1, 0xffffffff - i, i, i + 1, [cell], 1) for i in range(n))
+    return out + end(0)
+
+
+FILES = {
+    'seq-ffffffff.sprof': lambda: with_seq(0xffffffff),
+    'seq-7ffffffe.sprof': lambda: with_seq(0x7ffffffe),
+    'duplicate-events.sprof': duplicate_events,
+    'parts-two.sprof': two_parts,
+    'name-not-utf8.sprof': name_not_utf8,
+    'event-name-ambiguous.sprof': event_name_ambiguous,
+    'events-100k.sprof': lambda: many_events(100_000),
+    'unused-functions.sprof': lambda: unused_functions(40_000, 1_000),
+    'parts-many.sprof': lambda: many_parts(20_000, 100_000),
+    'rows-many.sprof': lambda: many_rows(100_000),
+}
+
+
+def main():
+    out_dir = sys.argv[1]
+    names = sys.argv[2:] or list(FILES)
+    os.makedirs(out_dir, exist_ok=True)
+    for name in names:
+        with open(os.path.join(out_dir, name), 'wb') as f:
+            f.write(FILES[name]())
+
+
+if __name__ == '__main__':
+    main()
