@@ -242,7 +242,9 @@ Features row_features(const Dataset& d, const std::vector<TimeRow>& rows, const 
         uint64_t row_time = 0;
         for (uint32_t i : rows[r].intervals)
             for (const FunctionCell& c : d.intervals[i].cells) {
-                if (share_dims) row[dim_of[c.function]] += static_cast<double>(c.time_ns);
+                // A function with no time overall has no dimension; without an
+                // "other" dimension its index would be one past the shares.
+                if (dim_of[c.function] < share_dims) row[dim_of[c.function]] += static_cast<double>(c.time_ns);
                 row_time += c.time_ns;
             }
         for (size_t k = 0; k < share_dims; ++k) row[k] = row_time ? row[k] / static_cast<double>(row_time) : 0;
