@@ -5,7 +5,7 @@ PREFIX  ?= /usr/local
 JOBS    ?= $(shell nproc)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
 
-.PHONY: all deps configure build install demo check bench kmod-test clean
+.PHONY: all deps configure build install demo check bench fuzz kmod-test clean
 
 all: build
 
@@ -34,6 +34,13 @@ check: deps
 bench: deps
 	@$(MAKE) --no-print-directory build
 	@bench/run $(BUILD)
+
+# The libFuzzer target (clang, ASan+UBSan) in $(BUILD)/fuzz for FUZZ_SECONDS;
+# a finding fails and is left in $(BUILD)/fuzz/findings/. `make check` runs
+# it for a minute.
+FUZZ_SECONDS ?= 600
+fuzz: deps
+	fuzz/run -b $(BUILD)/fuzz $(FUZZ_SECONDS)
 
 clean:
 	rm -rf $(BUILD)

@@ -10,8 +10,7 @@
 #include <fmt/format.h>
 #include <gnuplot-iostream.h>
 
-#include "phases.hpp"
-#include "reports.hpp"
+#include "plot.hpp"
 
 namespace sprof::analyze {
 
@@ -25,8 +24,6 @@ std::string gnuplot_string(const std::string& s) {
     for (char c : s) q += c == '\'' ? std::string("''") : std::string(1, c);
     return q + "'";
 }
-
-using Series = std::vector<std::pair<double, double>>;  // (seconds, value); NaN = unknown
 
 double value_or_nan(const std::optional<double>& v) {
     return v ? *v : std::numeric_limits<double>::quiet_NaN();
@@ -65,22 +62,24 @@ bool drawable(const Series& s) {
 
 }  // namespace
 
-void write_plot(const Context& c) {
+PlotData plot_data(const Context& c) {
     const Dataset& d = c.data;
-    const size_t k = plot_rate_index(c);
-    const Rate& rate = c.rates.rates()[k];
+    PlotData p;
+    p.rate = plot_rate_index(c);
+    const size_t k = p.rate;
     const Estimator est = c.options.estimator;
-    auto rows = time_rows(d);
-    if (rows.empty()) throw std::runtime_error("--plot: the profile has no intervals");
+    p.rows = time_rows(d);
+    if (p.rows.empty()) throw std::runtime_error("--plot: the profile has no intervals");
+    const auto& rows = p.rows;
 
     auto per_function = by_function(d, all_intervals(d));
-    auto top = ranked_functions(d, per_function);
+    p.top = ranked_functions(d, per_function);
+    auto& top = p.top;
     top.resize(std::min(top.size(), c.options.top ? c.options.top : kDefaultPlotFunctions));
     std::vector<size_t> slot(d.functions.size(), top.size());
     for (size_t i = 0; i < top.size(); ++i) slot[top[i]] = i;
 
-    Series all;
-    std::vector<Series> functions(top.size());
+    p.functions.resize(top.size());
     for (const TimeRow& r : rows) {
         const double mid = seconds(r.start_ns + r.end_ns) / 2;
         Counts row_total(d.events.size());
@@ -90,20 +89,30 @@ void write_plot(const Context& c) {
                 row_total.add(cell);
                 if (slot[cell.function] < top.size()) mine[slot[cell.function]].add(cell);
             }
-        all.emplace_back(mid, value_or_nan(c.rates.evaluate(row_total, est)[k]));
+        p.all.emplace_back(mid, value_or_nan(c.rates.evaluate(row_total, est)[k]));
         for (size_t f = 0; f < top.size(); ++f)
-            functions[f].emplace_back(mid, mine[f].samples ? value_or_nan(c.rates.evaluate(mine[f], est)[k])
-                                                           : std::numeric_limits<double>::quiet_NaN());
+            p.functions[f].emplace_back(mid, mine[f].samples ? value_or_nan(c.rates.evaluate(mine[f], est)[k])
+                                                             : std::numeric_limits<double>::quiet_NaN());
     }
 
-    auto phases = find_phases(d, rows, c.rates, c.options);
+    p.phases = find_phases(d, rows, c.rates, c.options);
     // Per-phase momentary values: a horizontal segment per phase.
-    std::vector<Series> phase_steps;
-    for (const Phase& p : phases) {
-        std::span<const TimeRow> span(rows.begin() + p.first, rows.begin() + p.last);
+    for (const Phase& ph : p.phases) {
+        std::span<const TimeRow> span(rows.begin() + ph.first, rows.begin() + ph.last);
         double v = value_or_nan(c.rates.evaluate(total(d, span), est)[k]);
-        phase_steps.push_back({{seconds(span.front().start_ns), v}, {seconds(span.back().end_ns), v}});
+        p.phase_steps.push_back({{seconds(span.front().start_ns), v}, {seconds(span.back().end_ns), v}});
     }
+    return p;
+}
+
+void write_plot(const Context& c) {
+    const Dataset& d = c.data;
+    const PlotData p = plot_data(c);
+    const Rate& rate = c.rates.rates()[p.rate];
+    const Estimator est = c.options.estimator;
+    const auto& rows = p.rows;
+    const auto& top = p.top;
+    const auto& phases = p.phases;
 
     const bool svg = c.options.plot_file.ends_with(".svg");
     std::vector<std::string> event_names = d.event_names();
@@ -131,16 +140,16 @@ void write_plot(const Context& c) {
         std::vector<std::string> plots;
         std::vector<const Series*> data;
         plots.push_back("'-' using 1:2 with lines lw 2.5 lc rgb 'black' title 'all functions'");
-        data.push_back(&all);
+        data.push_back(&p.all);
         for (size_t i = 0; i < top.size(); ++i) {
-            if (!drawable(functions[i])) continue;
+            if (!drawable(p.functions[i])) continue;
             plots.push_back("'-' using 1:2 with linespoints pt 7 ps 0.4 lw 1 title " +
                             gnuplot_string(d.functions[top[i]].name));
-            data.push_back(&functions[i]);
+            data.push_back(&p.functions[i]);
         }
         bool step_titled = false;  // one legend entry for all the phases' steps
         if (c.options.report == Report::phases)
-            for (const auto& s : phase_steps) {
+            for (const auto& s : p.phase_steps) {
                 if (!drawable(s)) continue;
                 plots.push_back(std::string("'-' using 1:2 with lines lw 4 lc rgb 'red' ") +
                                 (step_titled ? "notitle" : "title 'phase (momentary value)'"));

@@ -1,0 +1,146 @@
+// libFuzzer target over the whole path of `sprof` on arbitrary bytes: the
+// reader (parse_profile), the merged dataset, and every report and output —
+// flat, info, timeline (also by function), phases (automatic and
+// func:NAME), WARP, the Chrome trace export, the plot's data (all of --plot
+// but gnuplot), --calibrate and --predict — in every output format, with both
+// estimators, into a sink that discards.
+//
+// The contract (issue 9 item 5): any file gets a result or a one-line error.
+// main.cpp prints ProfileError, std::invalid_argument and std::runtime_error
+// as that error; any other exception (std::out_of_range, std::length_error,
+// std::bad_alloc, a JSON library error …) is a bug and aborts here, like a
+// crash, a sanitizer report, a timeout or running out of memory.
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <stdexcept>
+#include <streambuf>
+#include <string>
+
+#include "calibrate.hpp"
+#include "plot.hpp"
+#include "reports.hpp"
+#include "sprof/profile_io.hpp"
+
+using namespace sprof;
+using namespace sprof::analyze;
+
+namespace {
+
+struct NullBuf : std::streambuf {
+    int overflow(int c) override { return c; }
+    std::streamsize xsputn(const char*, std::streamsize n) override { return n; }
+};
+
+// --calibrate and --predict read files: the input is written to one per
+// fuzzing process, and predict gets a model of the events the seeds use.
+std::string profile_path, model_path;
+
+void remove_files() {
+    std::remove(profile_path.c_str());
+    std::remove(model_path.c_str());
+}
+
+// Runs one entry point; an error main.cpp would print as one line is fine.
+template <typename F>
+void expect_result_or_error(const char* what, F&& run) {
+    try {
+        run();
+    } catch (const ProfileError&) {
+    } catch (const std::invalid_argument&) {
+    } catch (const std::runtime_error&) {
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "fuzz_profile: %s threw %s\n", what, e.what());
+        std::abort();
+    }
+}
+
+// The default rates and two of ours over samples and time. Ours are
+// skipped when the profile's event names make them ambiguous (a user's
+// --rate would then be a usage error, status 2): not a finding.
+RateSet make_rates(const Dataset& d) {
+    try {
+        return RateSet(d.event_names(), {"per_s=samples/time", "mixed=(time-samples)/(samples*time)"}, true);
+    } catch (const std::invalid_argument&) {
+        return RateSet(d.event_names(), {}, true);
+    }
+}
+
+void every_report(const Dataset& d, std::ostream& out) {
+    const RateSet rates = make_rates(d);
+    for (Estimator est : {Estimator::coverage, Estimator::carry}) {
+        for (Format format : {Format::text, Format::csv, Format::json}) {
+            Options o;
+            o.estimator = est;
+            o.format = format;
+            o.export_file = "/dev/null";
+            o.min_phase = format == Format::text ? 3 : 1;
+            const Context c{d, o, rates, out};
+            expect_result_or_error("report_flat", [&] { report_flat(c); });
+            expect_result_or_error("report_info", [&] { report_info(c); });
+            expect_result_or_error("report_timeline", [&] { report_timeline(c); });
+            expect_result_or_error("report_phases", [&] { report_phases(c); });
+            expect_result_or_error("report_warp", [&] { report_warp(c); });
+            if (format != Format::text) continue;  // the outputs below have one format
+            expect_result_or_error("export_chrome_trace", [&] { export_chrome_trace(c); });
+            expect_result_or_error("plot_data", [&] { plot_data(c); });
+            o.by_function = true;
+            o.top = 2;
+            expect_result_or_error("report_timeline --by-function", [&] { report_timeline(c); });
+            o.by_function = false;
+            if (!d.functions.empty()) {
+                o.phases.function = d.functions.back().name;
+                expect_result_or_error("report_phases func:", [&] { report_phases(c); });
+                expect_result_or_error("plot_data func:", [&] { plot_data(c); });
+            }
+        }
+    }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+    const std::string dir = std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp";
+    const std::string stem = dir + "/fuzz_profile." + std::to_string(::getpid());
+    profile_path = stem + ".sprof";
+    model_path = stem + ".json";
+    std::ofstream(model_path) << R"({"seconds_per_event": {"page-faults": 1e-6}, "rms_relative_error": 0.1})";
+    std::atexit(remove_files);
+    return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    const std::string bytes(reinterpret_cast<const char*>(data), size);
+    Profile profile;
+    try {
+        profile = parse_profile(bytes, "fuzz.sprof");
+    } catch (const ProfileError&) {
+        return 0;  // the one-line error; nothing else to run
+    }
+    NullBuf sink;
+    std::ostream out(&sink);
+
+    std::vector<Source> one;
+    one.push_back({"fuzz.sprof", profile});
+    every_report(merge_profiles(std::move(one)), out);
+
+    // Two processes of one run: the merge path that matches functions and events.
+    std::vector<Source> two;
+    two.push_back({"a.sprof", profile});
+    two.push_back({"b.sprof", std::move(profile)});
+    const Dataset both = merge_profiles(std::move(two));
+    Options o;
+    const RateSet rates(both.event_names(), {}, true);
+    expect_result_or_error("report_flat (merged)", [&] { report_flat({both, o, rates, out}); });
+    expect_result_or_error("report_timeline (merged)", [&] { report_timeline({both, o, rates, out}); });
+
+    std::ofstream(profile_path, std::ios::binary | std::ios::trunc) << bytes;
+    o.profiles = {profile_path};
+    o.output = "/dev/null";
+    expect_result_or_error("calibrate_machine", [&] { calibrate_machine(o, out); });
+    o.machine_file = model_path;
+    expect_result_or_error("predict_runtime", [&] { predict_runtime(o, out); });
+    return 0;
+}
