@@ -1,5 +1,6 @@
 // --info: what each profile says about its run.
 #include <algorithm>
+#include <cstring>
 #include <ctime>
 
 #include <fmt/format.h>
@@ -32,6 +33,21 @@ std::string exit_status(const ProfileEnd& e) {
     return std::to_string(e.exit_status);
 }
 
+// How the image ended, as its END record says.
+std::string ended(const ProfileEnd& e) {
+    if (!e.present) return "unknown (no END record: killed?)";
+    switch (e.how) {
+    case EndHow::exit: return fmt::format("exit {}", e.exit_status);
+    case EndHow::exit_now: return fmt::format("exit {} (_exit)", e.exit_status);
+    case EndHow::signal: {
+        const char* abbrev = sigabbrev_np(e.signal);
+        return abbrev ? fmt::format("killed by SIG{}", abbrev) : fmt::format("killed by signal {}", e.signal);
+    }
+    case EndHow::exec: return "exec (the new image has a profile of its own)";
+    default: return "unknown (not recorded by this collector)";
+    }
+}
+
 Json info_json(const Source& s) {
     const Profile& p = s.profile;
     const ProfileHeader& h = p.header;
@@ -61,6 +77,7 @@ Json info_json(const Source& s) {
               {"warnings", p.warnings}};
     j["exit_status"] = p.end.present ? Json(p.end.exit_status) : Json(nullptr);
     j["lost_samples"] = p.end.present ? Json(p.end.lost_samples) : Json(nullptr);
+    j["ended"] = ended(p.end);
     return j;
 }
 
@@ -97,6 +114,7 @@ void info_text(std::ostream& out, const Source& s) {
     line("samples", p.end.present ? fmt::format("{} (lost {})", s.samples, p.end.lost_samples)
                                   : std::to_string(s.samples));
     line("exit status", exit_status(p.end));
+    line("ended", ended(p.end));
     for (const auto& w : p.warnings) line("warning", w);
 }
 

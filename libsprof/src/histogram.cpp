@@ -22,6 +22,7 @@ void IntervalBuilder::add(uint32_t function, const RawSample& s) {
     }
     ++cell.samples;
     ++samples_;
+    last_ns_ = s.wall_ns;
     cell.time_ns += s.ref_ns;
     for (unsigned e = 0; e < n_; ++e) {
         EventCell& ec = cell.events[e];
@@ -50,17 +51,24 @@ void IntervalBuilder::add(uint32_t function, const RawSample& s) {
     }
 }
 
-Interval IntervalBuilder::close(uint64_t end_ns) {
+Interval IntervalBuilder::take_part() {
     Interval iv;
     iv.tid = tid_;
-    iv.seq = seq_++;
+    iv.seq = seq_;
     iv.start_ns = start_ns_;
-    iv.end_ns = std::max(end_ns, start_ns_);
+    iv.end_ns = std::max(last_ns_, start_ns_);
     iv.cells.reserve(cells_.size());
     for (auto& [id, cell] : cells_) iv.cells.push_back(std::move(cell));
     std::sort(iv.cells.begin(), iv.cells.end(),
               [](const FunctionCell& a, const FunctionCell& b) { return a.function < b.function; });
     cells_.clear();
+    return iv;
+}
+
+Interval IntervalBuilder::close(uint64_t end_ns) {
+    Interval iv = take_part();
+    iv.end_ns = std::max(end_ns, start_ns_);
+    ++seq_;
     samples_ = 0;
     start_ns_ = end_ns;
     return iv;

@@ -234,6 +234,10 @@ void read_end(Decoder& d, ProfileEnd& end) {
     end.exit_status = d.i32();
     end.samples = d.u64();
     end.lost_samples = d.u64();
+    if (d.left() > 0) {  // how it ended: absent in older profiles
+        end.how = static_cast<EndHow>(d.u32());
+        end.signal = d.i32();
+    }
     end.present = true;
 }
 

@@ -123,6 +123,8 @@ void put_end(Encoder& e, const ProfileEnd& end) {
     e.i32(end.exit_status);
     e.u64(end.samples);
     e.u64(end.lost_samples);
+    e.u32(static_cast<uint32_t>(end.how));
+    e.i32(end.signal);
     e.end_record();
 }
 
@@ -137,6 +139,7 @@ void ProfileWriter::open(const std::string& path, const ProfileHeader& header) {
     int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) throw ProfileError(fmt::format("cannot create {}: {}", path, std::strerror(errno)));
     fd_ = fd;
+    end_at_ = -1;
     path_ = path;
     n_events_ = header.events.size();
     n_objects_ = 0;
@@ -181,11 +184,26 @@ void ProfileWriter::add_interval(const Interval& iv) {
     write_buffer();
 }
 
-void ProfileWriter::finish(const ProfileEnd& end) {
-    require_open("finish");
+void ProfileWriter::write_end(const ProfileEnd& end) {
+    require_open("write_end");
+    const off_t at = ::lseek(fd_, 0, SEEK_CUR);
+    if (at < 0) fail(path_, fmt::format("lseek failed ({})", std::strerror(errno)));
     Encoder e = fresh_native(buffer_);
     put_end(e, end);
     write_buffer();
+    end_at_ = at;
+}
+
+void ProfileWriter::retract_end() {
+    require_open("retract_end");
+    if (end_at_ < 0) return;
+    if (::ftruncate(fd_, end_at_) != 0 || ::lseek(fd_, end_at_, SEEK_SET) != end_at_)
+        fail(path_, fmt::format("cannot take back the END record ({})", std::strerror(errno)));
+    end_at_ = -1;
+}
+
+void ProfileWriter::finish(const ProfileEnd& end) {
+    write_end(end);
     int fd = fd_;
     fd_ = -1;
     if (::close(fd) != 0) fail(path_, fmt::format("close failed ({})", std::strerror(errno)));

@@ -43,8 +43,10 @@ void ProfileSession::load_address_space() {
 }
 
 void ProfileSession::add_thread(uint32_t tid, const std::string& name) {
-    writer_.add_thread(ProfileThread{tid, name});
-    builders_.try_emplace(tid, tid, static_cast<unsigned>(header_.events.size()));
+    // Once per thread, also when a collector announces it again (a thread
+    // whose sampling was restarted after a failed exec).
+    if (builders_.try_emplace(tid, tid, static_cast<unsigned>(header_.events.size())).second)
+        writer_.add_thread(ProfileThread{tid, name});
 }
 
 uint32_t ProfileSession::object_id(const std::string& path) {
@@ -113,6 +115,11 @@ void ProfileSession::end_thread(uint32_t tid, uint64_t wall_ns) {
     flush(it->second, wall_ns > t0_ns_ ? wall_ns - t0_ns_ : 0);
 }
 
+void ProfileSession::flush_parts() {
+    for (auto& [tid, b] : builders_)
+        if (b.has_new_part()) writer_.add_interval(b.take_part());
+}
+
 void ProfileSession::exec_switch() {
     // Function ids already written stay valid; the new image's functions get new ones.
     by_range_.clear();
@@ -121,14 +128,38 @@ void ProfileSession::exec_switch() {
     load_address_space();
 }
 
-void ProfileSession::finish(int exit_status, uint64_t lost_samples) {
-    if (!writer_.is_open()) return;
+ProfileEnd ProfileSession::make_end(EndHow how, int value, uint64_t lost_samples) const {
     ProfileEnd end;
     end.present = true;
-    end.exit_status = exit_status;
+    end.how = how;
+    if (how == EndHow::signal) {
+        end.signal = value;
+        end.exit_status = 128 + value;  // as a shell reports it
+    } else if (how != EndHow::exec) {
+        end.exit_status = value & 0xff;  // what the parent's waitpid sees
+    }
     end.samples = samples_;
     end.lost_samples = lost_samples;
+    return end;
+}
+
+void ProfileSession::finish(int exit_status, uint64_t lost_samples) {
+    if (!writer_.is_open()) return;
+    ProfileEnd end = make_end(EndHow::unknown, 0, lost_samples);
+    end.exit_status = exit_status;
     writer_.finish(end);
+}
+
+void ProfileSession::finish(EndHow how, int value, uint64_t lost_samples) {
+    if (writer_.is_open()) writer_.finish(make_end(how, value, lost_samples));
+}
+
+void ProfileSession::end_for_exec(uint64_t lost_samples) {
+    if (writer_.is_open()) writer_.write_end(make_end(EndHow::exec, 0, lost_samples));
+}
+
+void ProfileSession::resume() {
+    if (writer_.is_open()) writer_.retract_end();
 }
 
 }  // namespace sprof

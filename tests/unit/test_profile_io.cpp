@@ -200,7 +200,7 @@ TEST_CASE("the file header is magic, byte-order tag, major, minor") {
     auto at = record_offsets(b);
     REQUIRE(at.size() == 1 + 2 + 3 + 2 + 3 + 1);
     CHECK(get_u32(b, at.back()) == 6);
-    CHECK(at.back() + 8 + 4 + 8 + 8 == b.size());
+    CHECK(at.back() + 8 + 4 + 8 + 8 + 4 + 4 == b.size());  // exit status, samples, lost, how, signal
     // INTERVAL 0: 32 fixed bytes + 2 cells × (20 + 2 events × 24).
     CHECK(get_u32(b, at[8] + 4) == 32 + 2 * (20 + 2 * 24));
 }

@@ -17,11 +17,21 @@ public:
 
     // Charges the whole sample to `function`.
     void add(uint32_t function, const RawSample& s);
+    // Samples in the open interval (all its parts), for the closing rule.
     uint64_t samples() const { return samples_; }
     bool empty() const { return samples_ == 0; }
     uint64_t start_ns() const { return start_ns_; }
+    // Whether samples arrived since the last part was handed out.
+    bool has_new_part() const { return !cells_.empty(); }
 
-    // Closes the current interval (ending at end_ns) and starts the next one.
+    // A part of the open interval: the cells accumulated since the last part,
+    // with the interval's tid, seq and start, ending at the last sample taken.
+    // The interval stays open (same seq, carry-forward state kept): a reader
+    // adds up the parts of one (tid, seq), so a profile cut short at any
+    // moment still holds every sample up to the last part written.
+    Interval take_part();
+    // Closes the current interval (ending at end_ns) and starts the next one;
+    // the result holds the cells not yet handed out as parts.
     Interval close(uint64_t end_ns);
 
 private:
@@ -30,8 +40,9 @@ private:
     uint32_t seq_ = 0;
     uint64_t samples_ = 0;
     uint64_t start_ns_ = 0;
+    uint64_t last_ns_ = 0;  // wall time of the last sample added
     bool started_ = false;
-    std::unordered_map<uint32_t, FunctionCell> cells_;
+    std::unordered_map<uint32_t, FunctionCell> cells_;  // since the last part
     std::vector<double> last_delta_;  // carry-forward state per event; NaN = never counted
 };
 

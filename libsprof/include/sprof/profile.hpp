@@ -78,11 +78,23 @@ struct Interval {
     std::vector<FunctionCell> cells;
 };
 
+// How the profiled image ended (END fields appended after lost_samples;
+// profiles written before them read as `unknown`).
+enum class EndHow : uint32_t {
+    unknown = 0,
+    exit = 1,          // exit() or a return from main
+    exit_now = 2,      // _exit() / _Exit(): no atexit handlers ran
+    signal = 3,        // killed by `signal`
+    exec = 4,          // the process exec'd: a new image (profiled in a file of its own)
+};
+
 struct ProfileEnd {
     bool present = false;
     int32_t exit_status = 0;  // as from waitpid: exit code, or 128+signal
     uint64_t samples = 0;
     uint64_t lost_samples = 0;
+    EndHow how = EndHow::unknown;
+    int32_t signal = 0;       // how == signal: the signal number
 };
 
 struct Profile {

@@ -1,6 +1,8 @@
 // Writing and reading profile files (docs/FORMAT.md). One reader, used by
 // every tool.
 #pragma once
+#include <sys/types.h>
+
 #include <cstdio>
 #include <stdexcept>
 #include <string>
@@ -29,6 +31,11 @@ public:
     void add_thread(const ProfileThread& th);
     void add_interval(const Interval& iv);
     void finish(const ProfileEnd& end);  // END record, then close
+    // The END record, keeping the file open: for an exec, which may fail and
+    // leave the program running. retract_end() then cuts the END off again
+    // (a record after END would make the file unreadable).
+    void write_end(const ProfileEnd& end);
+    void retract_end();
     bool is_open() const { return fd_ >= 0; }
     const std::string& path() const { return path_; }
 
@@ -36,6 +43,7 @@ private:
     void write_buffer();  // buffer_ with one write(), then clears it
     void require_open(const char* what) const;
     int fd_ = -1;
+    off_t end_at_ = -1;  // where the END record written by write_end() starts
     std::string path_;
     std::string buffer_;  // the record being written; reused to avoid allocations
     size_t n_events_ = 0;

@@ -38,10 +38,23 @@ public:
     void add_sample(uint32_t tid, const RawSample& s);
     // Flushes the thread's partial interval (thread exit, process end).
     void end_thread(uint32_t tid, uint64_t wall_ns);
+    // Writes the new part of every thread's open interval (INTERVAL records
+    // with the interval's tid and seq: a reader adds the parts up). Called
+    // every drain period, so a program killed at any moment loses at most
+    // the samples since the last call.
+    void flush_parts();
     // The process exec'd: forget the old image's mappings.
     void exec_switch();
-    // Flushes every thread, writes the END record and closes the file.
+    // Writes the END record and closes the file. The first form does not say
+    // how the program ended (EndHow::unknown); `value` is the exit code for
+    // exit/exit_now and the signal number for signal.
     void finish(int exit_status, uint64_t lost_samples);
+    void finish(EndHow how, int value, uint64_t lost_samples);
+    // Before an exec of this process: flushes every thread and writes an END
+    // (how = exec) but keeps the file open; if the exec fails, resume() takes
+    // the END back and recording goes on in the same file.
+    void end_for_exec(uint64_t lost_samples);
+    void resume();
 
     AddressSpace& address_space() { return space_; }
     const std::string& path() const { return writer_.path(); }
@@ -51,6 +64,7 @@ private:
     uint32_t function_id(uint64_t pc);
     uint32_t object_id(const std::string& path);
     void flush(IntervalBuilder& b, uint64_t end_ns);
+    ProfileEnd make_end(EndHow how, int value, uint64_t lost_samples) const;
     void load_address_space();
 
     ProfileWriter writer_;
