@@ -1,5 +1,13 @@
 // Set-up at load time, the writer thread that turns raw samples into profile
-// records, and the final flush at exit.
+// records, and the endings of the profile (exit, _exit, exec, fatal signal).
+//
+// Only the writer thread touches the session. Every 100 ms it drains the
+// threads' sample rings and writes the new part of each open interval, so a
+// program killed at any moment (kill -9) loses at most that period. Endings
+// are requests to the writer (an atomic word and an eventfd: async-signal-
+// safe, as _exit, exec and a fatal signal's handler need), and the caller
+// waits for them a bounded time only: a writer that is stuck costs the last
+// period, never a hung program.
 #include "runtime.hpp"
 
 #include <poll.h>
@@ -13,6 +21,7 @@
 #include <fstream>
 #include <memory>
 
+#include "fatal_signals.hpp"
 #include "sampler.hpp"
 #include "sprof/backend.hpp"
 #include "sprof/control_file.hpp"
@@ -25,6 +34,18 @@ namespace sprof::rt {
 namespace {
 
 constexpr int kDrainPeriodMs = 100;
+// How long an ending waits for the writer's final flush (symbol tables of
+// objects first sampled in the last period may still have to be read).
+constexpr int kEndWaitMs = 5000;
+
+// Requests to the writer: the latest one wins; `seq` tells them apart.
+enum Command : uint64_t { kNone = 0, kFinal = 1, kExec = 2, kResume = 3 };
+// Who owns the profile's ending: nobody yet, an exec in progress, the end
+// (claimed; then posted, once how it ended is stored). The writer ends the
+// profile whenever it sees kEndPosted, whatever request it was woken for, so
+// a final request overtaken by another one is never lost.
+enum Phase : int { kRunning = 0, kExecPending = 1, kEnding = 2, kEndPosted = 3 };
+constexpr uint64_t kAllDone = ~uint64_t(0);
 
 struct Runtime {
     RunOptions opts;
@@ -33,13 +54,24 @@ struct Runtime {
     int signo = 0;
     pid_t owner = 0;  // the process this runtime profiles (not a forked child)
     pthread_t writer{};
-    int wake_fd = -1;
+    int wake_fd = -1;  // posts to the writer
+    int done_fd = -1;  // the writer's answers
     std::atomic<bool> active{false};
-    std::atomic<bool> stopping{false};
-    uint64_t lost = 0;
+    std::atomic<bool> writer_alive{false};
+    std::atomic<int> phase{kRunning};
+    std::atomic<uint64_t> request{0};  // seq << 8 | Command
+    std::atomic<uint64_t> next_seq{0};
+    std::atomic<uint64_t> done_seq{0};
+    std::atomic<uint32_t> end_how{0};
+    std::atomic<int> end_value{0};
+    uint64_t lost = 0;  // samples lost by threads already reclaimed (writer only)
 };
 
 Runtime* g_rt = nullptr;
+char g_next_image[64];  // "SPROF_IMAGE=<pid>:<N+1>"
+// Whether the calling thread is sampled: a thread whose sampling an exec
+// stopped gets it back if the exec fails.
+thread_local bool tls_sampled __attribute__((tls_model("initial-exec"))) = false;
 
 void warn(const std::string& msg) {
     std::string line = "sprof: " + msg + "\n";
@@ -75,41 +107,105 @@ void drain(Runtime& rt, bool final) {
     }
 }
 
+// Lost samples so far, of reclaimed and of live threads.
+uint64_t lost_samples(const Runtime& rt) {
+    uint64_t lost = rt.lost;
+    for (auto& entry : g_slots)
+        if (ThreadSlot* t = entry.load(std::memory_order_acquire)) lost += t->lost.load();
+    return lost;
+}
+
+// --- requests (async-signal-safe: atomics, write, poll, clock_gettime) -----
+
+uint64_t post(Runtime& rt, Command c) {
+    const uint64_t seq = rt.next_seq.fetch_add(1) + 1;
+    rt.request.store(seq << 8 | c, std::memory_order_release);
+    uint64_t one = 1;
+    if (write(rt.wake_fd, &one, sizeof one) < 0) {}
+    return seq;
+}
+
+// Waits until the writer has answered request `seq`, at most kEndWaitMs.
+void wait_done(Runtime& rt, uint64_t seq) {
+    const uint64_t deadline = monotonic_ns() + uint64_t(kEndWaitMs) * 1'000'000;
+    while (rt.done_seq.load(std::memory_order_acquire) < seq && rt.writer_alive.load()) {
+        const uint64_t now = monotonic_ns();
+        if (now >= deadline) return;
+        // Short polls: another waiter may consume the eventfd's wake-up.
+        pollfd p{rt.done_fd, POLLIN, 0};
+        if (poll(&p, 1, 10) > 0) {
+            uint64_t n;
+            if (read(rt.done_fd, &n, sizeof n) < 0) {}
+        }
+    }
+}
+
+void answer(Runtime& rt, uint64_t seq) {
+    if (seq > rt.done_seq.load()) rt.done_seq.store(seq, std::memory_order_release);  // the writer alone stores
+    uint64_t one = 1;
+    if (write(rt.done_fd, &one, sizeof one) < 0) {}
+}
+
+// --- the writer thread ----------------------------------------------------
+
+// Carries out command `c`. Returns false when the profile is closed.
+bool carry_out(Runtime& rt, uint64_t c, bool& suspended) {
+    // After an exec's END any request means the exec failed: take the END back first.
+    if (suspended) {
+        rt.session->resume();
+        suspended = false;
+    }
+    switch (c) {
+    case kFinal:
+        drain(rt, true);
+        rt.session->finish(static_cast<EndHow>(rt.end_how.load()), rt.end_value.load(), lost_samples(rt));
+        return false;
+    case kExec:
+        drain(rt, true);
+        rt.session->end_for_exec(lost_samples(rt));
+        suspended = true;  // nothing more is written unless the exec fails
+        return true;
+    default:  // kResume: the END is already taken back
+        return true;
+    }
+}
+
 void* writer_main(void*) {
     Runtime& rt = *g_rt;
     pollfd pfd{rt.wake_fd, POLLIN, 0};
-    while (!rt.stopping.load(std::memory_order_acquire)) {
-        poll(&pfd, 1, kDrainPeriodMs);
-        try {
-            drain(rt, false);
-        } catch (const std::exception& e) {
-            warn(std::string("writing the profile failed: ") + e.what());
-            rt.active = false;
-            return nullptr;
+    uint64_t handled = 0;  // the last request word carried out
+    bool suspended = false;
+    try {
+        for (;;) {
+            if (poll(&pfd, 1, kDrainPeriodMs) > 0) {
+                uint64_t n;
+                if (read(rt.wake_fd, &n, sizeof n) < 0) {}
+            }
+            const uint64_t req = rt.request.load(std::memory_order_acquire);
+            const bool ending = rt.phase.load(std::memory_order_acquire) == kEndPosted;
+            if (ending || req != handled) {
+                handled = req;
+                const bool open = carry_out(rt, ending ? kFinal : req & 0xff, suspended);
+                answer(rt, open ? req >> 8 : kAllDone);
+                if (!open) break;
+                continue;
+            }
+            if (!suspended) {
+                drain(rt, false);
+                rt.session->flush_parts();
+            }
         }
+    } catch (const std::exception& e) {
+        warn(std::string("writing the profile failed: ") + e.what());
+        rt.active = false;
     }
+    rt.writer_alive = false;
+    answer(rt, kAllDone);
     return nullptr;
 }
 
 // Runs at exit(): after the program's own atexit handlers (registered later).
-void finish(int status, void*) {
-    Runtime* rt = g_rt;
-    if (!rt || !rt->session || getpid() != rt->owner) return;
-    rt->active = false;
-    stop_thread();
-    rt->stopping = true;
-    uint64_t one = 1;
-    if (write(rt->wake_fd, &one, sizeof one) < 0) {}
-    pthread_join(rt->writer, nullptr);
-    try {
-        drain(*rt, true);
-        for (auto& entry : g_slots)
-            if (ThreadSlot* t = entry.load()) rt->lost += t->lost.load();
-        rt->session->finish(status, rt->lost);
-    } catch (const std::exception& e) {
-        warn(std::string("writing the profile failed: ") + e.what());
-    }
-}
+void at_exit(int status, void*) { end_profile(EndHow::exit, status); }
 
 void set_up() {
     auto rt = std::make_unique<Runtime>();
@@ -136,22 +232,32 @@ void set_up() {
 
     const char* root = std::getenv(kRootPidVariable);
     const bool descendant = root && std::atoi(root) != rt->owner;
-    std::string path = expand_output_path(rt->opts.output, program, rt->owner, descendant);
+    // The image this process exec'd into (0: the first one we see).
+    const unsigned image = image_number(std::getenv(kImageVariable), rt->owner);
+    std::snprintf(g_next_image, sizeof g_next_image, "%s=%d:%u", kImageVariable, int(rt->owner), image + 1);
+    std::string path = expand_output_path(rt->opts.output, program, rt->owner, descendant, image);
     rt->session = std::make_unique<ProfileSession>(path, std::move(h), 0, monotonic_ns(), std::move(tables));
     rt->signo = install_handler();
     rt->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-    if (rt->wake_fd < 0) throw std::runtime_error("eventfd failed");
+    rt->done_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    if (rt->wake_fd < 0 || rt->done_fd < 0) throw std::runtime_error("eventfd failed");
 
     g_rt = rt.release();
     sigset_t all, old;
     sigfillset(&all);
     pthread_sigmask(SIG_BLOCK, &all, &old);  // the writer thread takes none of the program's signals
+    g_rt->writer_alive = true;
     int rc = real_pthread_create(&g_rt->writer, nullptr, writer_main, nullptr);
     pthread_sigmask(SIG_SETMASK, &old, nullptr);
-    if (rc != 0) throw std::runtime_error("cannot start the writer thread");
-    on_exit(finish, nullptr);
+    if (rc != 0) {
+        g_rt->writer_alive = false;
+        throw std::runtime_error("cannot start the writer thread");
+    }
+    on_exit(at_exit, nullptr);
+    install_fatal_handlers(g_rt->signo);
     g_rt->active = true;
     start_thread(*g_rt->backend, g_rt->opts.sample_interval_ns, g_rt->signo);
+    tls_sampled = true;
 }
 
 __attribute__((constructor)) void load() {
@@ -171,12 +277,16 @@ void on_thread_start() {
     if (!active()) return;
     try {
         start_thread(*g_rt->backend, g_rt->opts.sample_interval_ns, g_rt->signo);
+        tls_sampled = true;
     } catch (const std::exception& e) {
         warn(std::string("thread ") + std::to_string(gettid()) + " not sampled: " + e.what());
     }
 }
 
-void on_thread_exit() { stop_thread(); }
+void on_thread_exit() {
+    stop_thread();
+    tls_sampled = false;
+}
 
 void on_fork_child() {
     if (!g_rt) return;
@@ -184,6 +294,46 @@ void on_fork_child() {
     // threads: stop sampling here and leave the parent's profile alone.
     g_rt->active = false;
     forget_thread();
+    tls_sampled = false;
 }
+
+bool is_owner() { return g_rt && g_rt->session && getpid() == g_rt->owner; }
+
+void end_profile(EndHow how, int value) {
+    Runtime* rt = g_rt;
+    if (!is_owner() || pthread_equal(pthread_self(), rt->writer)) return;  // the writer cannot wait for itself
+    int phase = rt->phase.load();
+    do {
+        if (phase >= kEnding) return;  // someone else ends it
+    } while (!rt->phase.compare_exchange_weak(phase, kEnding));
+    rt->active = false;
+    rt->end_how = static_cast<uint32_t>(how);
+    rt->end_value = value;
+    rt->phase.store(kEndPosted, std::memory_order_release);
+    if (rt->writer_alive.load()) wait_done(*rt, post(*rt, kFinal));
+}
+
+bool suspend_for_exec() {
+    Runtime* rt = g_rt;
+    if (!is_owner()) return false;
+    int phase = kRunning;
+    if (!rt->phase.compare_exchange_strong(phase, kExecPending)) return false;
+    if (tls_sampled) stop_thread();
+    if (rt->writer_alive.load()) wait_done(*rt, post(*rt, kExec));
+    return true;
+}
+
+void exec_failed() {
+    Runtime* rt = g_rt;
+    int phase = kExecPending;
+    if (!rt->phase.compare_exchange_strong(phase, kRunning)) return;  // ended meanwhile
+    post(*rt, kResume);
+    if (tls_sampled) {
+        tls_sampled = false;
+        on_thread_start();
+    }
+}
+
+const char* next_image_entry() { return g_next_image[0] ? g_next_image : nullptr; }
 
 }  // namespace sprof::rt

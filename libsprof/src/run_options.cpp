@@ -3,6 +3,7 @@
 #include <getopt.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -154,17 +155,35 @@ RunOptions from_environment() {
     return o;
 }
 
+unsigned image_number(const char* value, int pid) {
+    if (!value) return 0;
+    char* end = nullptr;
+    errno = 0;
+    long owner = std::strtol(value, &end, 10);
+    if (errno || end == value || *end != ':' || owner != pid) return 0;
+    const char* digits = end + 1;
+    unsigned long n = std::strtoul(digits, &end, 10);
+    if (errno || end == digits || *end || *digits == '-' || n > 1'000'000'000) return 0;
+    return static_cast<unsigned>(n);
+}
+
+// Inserts `tag` before the pattern's ".sprof" ending, or appends it.
+static std::string before_ending(const std::string& p, const std::string& tag) {
+    const std::string ending = ".sprof";
+    bool has_ending = p.size() > ending.size() && p.compare(p.size() - ending.size(), ending.size(), ending) == 0;
+    return has_ending ? p.substr(0, p.size() - ending.size()) + tag + ending : p + tag;
+}
+
 std::string expand_output_path(const std::string& pattern, const std::string& program, int pid,
-                               bool descendant) {
+                               bool descendant, unsigned image) {
     std::string p = pattern;
     if (p.empty()) {
         auto slash = program.rfind('/');
         p = (slash == std::string::npos ? program : program.substr(slash + 1)) + ".%p.sprof";
     } else if (descendant && p.find("%p") == std::string::npos) {
-        const std::string ending = ".sprof";
-        bool has_ending = p.size() > ending.size() && p.compare(p.size() - ending.size(), ending.size(), ending) == 0;
-        p = has_ending ? p.substr(0, p.size() - ending.size()) + ".%p" + ending : p + ".%p";
+        p = before_ending(p, ".%p");
     }
+    if (image > 0) p = before_ending(p, ".exec" + std::to_string(image));
     std::string out;
     for (size_t i = 0; i < p.size(); ++i) {
         if (p[i] != '%' || i + 1 == p.size()) {

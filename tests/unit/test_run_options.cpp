@@ -75,7 +75,24 @@ TEST_CASE("run options: environment round trip and output names") {
     CHECK(expand_output_path("out.sprof", "app", 9, true) == "out.9.sprof");
     CHECK(expand_output_path("out", "app", 9, true) == "out.9");
     CHECK(expand_output_path("out.%p.sprof", "app", 9, true) == "out.9.sprof");
+    // Later images of one process (it exec'd) never share the first image's file.
+    CHECK(expand_output_path("", "/usr/bin/app", 42, false, 1) == "app.42.exec1.sprof");
+    CHECK(expand_output_path("out.sprof", "app", 9, false, 2) == "out.exec2.sprof");
+    CHECK(expand_output_path("out", "app", 9, false, 1) == "out.exec1");
+    CHECK(expand_output_path("out.sprof", "app", 9, true, 1) == "out.9.exec1.sprof");
+    CHECK(expand_output_path("out.sprof", "app", 9, false, 0) == "out.sprof");
     char host[256] = {};
     gethostname(host, sizeof host - 1);
     CHECK(expand_output_path("%h.sprof", "app", 1) == std::string(host) + ".sprof");
+}
+
+TEST_CASE("the image number handed to an exec'd image counts only for its own pid") {
+    CHECK(image_number(nullptr, 42) == 0);
+    CHECK(image_number("42:3", 42) == 3);
+    CHECK(image_number("42:3", 43) == 0);  // a child inherited its parent's variable
+    CHECK(image_number("4:3", 42) == 0);
+    CHECK(image_number("42:", 42) == 0);
+    CHECK(image_number("42:-1", 42) == 0);
+    CHECK(image_number("42:3x", 42) == 0);
+    CHECK(image_number("", 42) == 0);
 }
