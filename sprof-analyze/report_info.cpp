@@ -43,7 +43,7 @@ std::string ended(const ProfileEnd& e) {
         const char* abbrev = sigabbrev_np(e.signal);
         return abbrev ? fmt::format("killed by SIG{}", abbrev) : fmt::format("killed by signal {}", e.signal);
     }
-    case EndHow::exec: return "exec (the new image has a profile of its own)";
+    case EndHow::exec: return "exec (the process went on as another program)";
     default: return "unknown (not recorded by this collector)";
     }
 }

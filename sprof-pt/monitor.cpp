@@ -26,6 +26,10 @@
 namespace sprof::pt {
 namespace {
 
+// How often the samples of open intervals go to disk: what a kill -9 of
+// sprof_pt can cost (the runtime's drain period, for the same bound).
+constexpr uint64_t kFlushPeriodNs = 100'000'000;
+
 // Signals meant for sprof_pt that the program should get instead.
 constexpr int kForwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 
@@ -115,9 +119,16 @@ int Monitor::run(char** argv) {
     tasks_.add_process(main_pid_, argv[0]);
     if (setup_.opts.clock == "wall") wall_fd_ = open_wall_ticker(setup_.opts.sample_interval_ns);
 
+    uint64_t next_flush = monotonic_ns() + kFlushPeriodNs;
     while (!tasks_.processes().empty()) {
         pollfd fds[2] = {{signal_fd_, POLLIN, 0}, {wall_fd_, POLLIN, 0}};
-        if (poll(fds, wall_fd_ >= 0 ? 2 : 1, -1) < 0 && errno != EINTR)
+        const uint64_t now = monotonic_ns();
+        if (now >= next_flush) {
+            flush_parts();
+            next_flush = now + kFlushPeriodNs;
+        }
+        const int wait_ms = static_cast<int>((next_flush - now + 999'999) / 1'000'000);
+        if (poll(fds, wall_fd_ >= 0 ? 2 : 1, wait_ms) < 0 && errno != EINTR)
             throw std::runtime_error(std::string("poll: ") + std::strerror(errno));
         signalfd_siginfo si;
         while (read(signal_fd_, &si, sizeof si) == sizeof si)
@@ -139,6 +150,11 @@ void Monitor::on_signal(int signo, int code, int fd) {
         // (same process group); anything sent to sprof_pt alone is passed on.
         if (code != SI_KERNEL) forward(signo);
     }
+}
+
+void Monitor::flush_parts() {
+    for (auto& [pid, p] : tasks_.processes())
+        if (p.session) p.session->flush_parts();
 }
 
 void Monitor::forward(int signo) {
@@ -207,8 +223,7 @@ void Monitor::reap_all() {
 }
 
 void Monitor::on_status(pid_t tid, int status) {
-    if (WIFEXITED(status)) return on_exit(tid, WEXITSTATUS(status));
-    if (WIFSIGNALED(status)) return on_exit(tid, 128 + WTERMSIG(status));
+    if (WIFEXITED(status) || WIFSIGNALED(status)) return on_exit(tid, status);
     if (!WIFSTOPPED(status)) return;
     if (!tasks_.thread(tid)) on_new_task(tid);
     if (TracedThread* t = tasks_.thread(tid)) on_stop(*t, status);
@@ -306,9 +321,10 @@ void Monitor::on_exec(TracedThread& t) {
     if (!p->session) {
         start_session(*p, p->program);
     } else if (!setup_.opts.follow) {
-        // Not following exec: the profile of the first image ends here; the
-        // process is still waited for, so its exit status is recorded.
+        // Not following exec: the profile of the first image ends here, by
+        // the exec; the process is still waited for, for sprof_pt's own status.
         end_threads(*p, monotonic_ns());
+        p->session->finish(EndHow::exec, 0, p->lost);
         p->traced = false;
         ptrace(PTRACE_DETACH, pid, nullptr, nullptr);
         return;
@@ -326,7 +342,7 @@ void Monitor::end_threads(TracedProcess& p, uint64_t now) {
     }
 }
 
-void Monitor::on_exit(pid_t tid, int exit_status) {
+void Monitor::on_exit(pid_t tid, int wait_status) {
     const uint64_t now = monotonic_ns();
     pid_t pid = tid;
     if (TracedThread* t = tasks_.thread(tid)) {
@@ -340,8 +356,11 @@ void Monitor::on_exit(pid_t tid, int exit_status) {
     TracedProcess* p = tasks_.process(pid);
     if (!p) return;
     end_threads(*p, now);
-    if (p->session) p->session->finish(exit_status, p->lost);
-    if (pid == main_pid_) main_status_ = exit_status;
+    // From outside, exit() and _exit() look the same: both are "exit".
+    const bool killed = WIFSIGNALED(wait_status);
+    const int value = killed ? WTERMSIG(wait_status) : WEXITSTATUS(wait_status);
+    if (p->session) p->session->finish(killed ? EndHow::signal : EndHow::exit, value, p->lost);
+    if (pid == main_pid_) main_status_ = killed ? 128 + value : value;
     tasks_.remove_process(pid);
 }
 

@@ -50,12 +50,15 @@ private:
     void on_new_task(pid_t tid);
     void on_stop(TracedThread& t, int status);
     void on_exec(TracedThread& t);
-    void on_exit(pid_t tid, int exit_status);
+    void on_exit(pid_t tid, int wait_status);  // the task ended (waitpid's status)
     // Flushes and forgets every thread of the process (exit, or no longer followed).
     void end_threads(TracedProcess& p, uint64_t now);
     void sample(TracedThread& t, bool group_stop);
     void start_session(TracedProcess& p, const std::string& program);
     void forward(int signo);
+    // Writes the samples of every open interval, so a monitor killed at any
+    // moment loses at most one flush period.
+    void flush_parts();
     void warn(const std::string& msg);
 
     MonitorSetup setup_;

@@ -143,13 +143,6 @@ ProfileEnd ProfileSession::make_end(EndHow how, int value, uint64_t lost_samples
     return end;
 }
 
-void ProfileSession::finish(int exit_status, uint64_t lost_samples) {
-    if (!writer_.is_open()) return;
-    ProfileEnd end = make_end(EndHow::unknown, 0, lost_samples);
-    end.exit_status = exit_status;
-    writer_.finish(end);
-}
-
 void ProfileSession::finish(EndHow how, int value, uint64_t lost_samples) {
     if (writer_.is_open()) writer_.finish(make_end(how, value, lost_samples));
 }

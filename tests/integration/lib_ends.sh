@@ -119,7 +119,7 @@ check_ended "kill -9" kill.sprof "unknown (no END record: killed?)"
 run 0 "$BIN/sprof_lib" -o exec.sprof "$ending" -e exec -t 0.95 -T 0.95 -o exec.txt
 [ -f exec.exec1.sprof ] || fail "exec -o exec.sprof: no exec.exec1.sprof for the second image: $(ls)"
 check_samples "exec, first image" exec.sprof "$(truth exec.txt cpu0)" 1 burn
-check_ended "exec, first image" exec.sprof "exec (the new image has a profile of its own)"
+check_ended "exec, first image" exec.sprof "exec (the process went on as another program)"
 check_samples "exec, second image" exec.exec1.sprof "$(truth exec.txt cpu1)" 1 burn_again
 check_ended "exec, second image" exec.exec1.sprof "exit 0"
 

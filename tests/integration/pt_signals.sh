@@ -4,6 +4,7 @@
 source "$(dirname "$0")/common.sh" "$1"
 
 end_status() { "$BIN/sprof" --info --format json "$1" | python3 -c 'import json,sys; print(json.load(sys.stdin)["profiles"][0]["exit_status"])'; }
+ended() { "$BIN/sprof" --info --format json "$1" | python3 -c 'import json,sys; print(json.load(sys.stdin)["profiles"][0]["ended"])'; }
 
 # 1 s of CPU time at 10 ms: 100 ticks. Tick-granular CPU timers (HZ=250) on a
 # loaded machine give a few more or less; none may be swallowed or doubled.
@@ -19,6 +20,7 @@ set -e
 doomed=$(awk -F, '$1 == "doomed" {print $3}' crash.csv)
 [ "${doomed:-0}" -ge 30 ] || fail "crasher: doomed has ${doomed:-no} samples"
 [ "$(end_status crash.sprof)" -eq 139 ] || fail "crasher: END exit status $(end_status crash.sprof)"
+[ "$(ended crash.sprof)" = "killed by SIGSEGV" ] || fail "crasher: ended '$(ended crash.sprof)'"
 
 "$BIN/sprof_pt" -e task-clock -o term.sprof "$WORK/alternate" -t 30 -o /dev/null &
 pt=$!
@@ -29,4 +31,5 @@ wait $pt; rc=$?
 set -e
 [ $rc -eq 143 ] || fail "SIGTERM to sprof_pt: exit status $rc, not 143"
 [ "$(end_status term.sprof)" -eq 143 ] || fail "SIGTERM: END exit status $(end_status term.sprof)"
+[ "$(ended term.sprof)" = "killed by SIGTERM" ] || fail "SIGTERM: ended '$(ended term.sprof)'"
 pass "sprof_pt passes SIGPROF, crashes and SIGTERM through and finishes the profile"

@@ -45,10 +45,8 @@ public:
     void flush_parts();
     // The process exec'd: forget the old image's mappings.
     void exec_switch();
-    // Writes the END record and closes the file. The first form does not say
-    // how the program ended (EndHow::unknown); `value` is the exit code for
-    // exit/exit_now and the signal number for signal.
-    void finish(int exit_status, uint64_t lost_samples);
+    // Writes the END record and closes the file: how the program ended;
+    // `value` is the exit code for exit/exit_now, the signal number for signal.
     void finish(EndHow how, int value, uint64_t lost_samples);
     // Before an exec of this process: flushes every thread and writes an END
     // (how = exec) but keeps the file open; if the exec fails, resume() takes
