@@ -19,6 +19,8 @@ namespace sprof::rt {
 
 std::atomic<ThreadSlot*> g_slots[kMaxThreads];
 
+static int g_tick_signo = 0;  // set once by install_handler
+
 // initial-exec: a preloaded library's TLS is static, so reading it in the
 // handler never allocates.
 static thread_local ThreadSlot* tls_slot __attribute__((tls_model("initial-exec"))) = nullptr;
@@ -115,6 +117,7 @@ int install_handler() {
     sigfillset(&sa.sa_mask);
     if (sigaction(signo, &sa, nullptr) != 0)
         throw std::runtime_error(std::string("cannot install the sampling handler: ") + std::strerror(errno));
+    g_tick_signo = signo;
     return signo;
 }
 
@@ -171,7 +174,14 @@ void stop_thread() {
         t->counters->drain(sink);
     }
     ioctl(t->tick_fd, PERF_EVENT_IOC_DISABLE, 0);
-    tls_slot = nullptr;  // a tick already pending now finds no slot
+    // A tick still pending must not outlive the sampling: an exec would carry
+    // it into the next image, where it is at its default action (terminate).
+    sigset_t tick;
+    sigemptyset(&tick);
+    sigaddset(&tick, g_tick_signo);
+    const timespec now{};
+    while (sigtimedwait(&tick, nullptr, &now) > 0) {}
+    tls_slot = nullptr;
     pthread_sigmask(SIG_SETMASK, &old, nullptr);
     if (t->own_timer_fd >= 0) close(t->own_timer_fd);
     t->own_timer_fd = t->tick_fd = -1;
