@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "sprof/profile_io.hpp"
-#include "sprof/symbols.hpp"
+#include "sprof/demangle.hpp"
 
 namespace sprof::analyze {
 

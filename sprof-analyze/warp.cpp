@@ -1,7 +1,7 @@
 // --warp: workload vectors per function and per phase, as JSON.
 #include "phases.hpp"
 #include "reports.hpp"
-#include "workload.hpp"
+#include "warp.hpp"
 
 namespace sprof::analyze {
 

@@ -1,7 +1,7 @@
 #include <doctest/doctest.h>
 
 #include "sprof/estimator.hpp"
-#include "sprof/histogram.hpp"
+#include "sprof/interval_builder.hpp"
 
 using namespace sprof;
 

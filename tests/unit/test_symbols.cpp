@@ -14,6 +14,7 @@
 #include <set>
 #include <sstream>
 
+#include "sprof/demangle.hpp"
 #include "sprof/symbols.hpp"
 
 using sprof::AddressSpace;

@@ -1,4 +1,4 @@
-#include "sprof/histogram.hpp"
+#include "sprof/interval_builder.hpp"
 
 #include <algorithm>
 #include <cmath>

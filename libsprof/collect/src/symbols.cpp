@@ -2,7 +2,6 @@
 // address space with load biases, demangling.
 #include "sprof/symbols.hpp"
 
-#include <cxxabi.h>
 #include <fmt/format.h>
 #include <time.h>
 
@@ -181,15 +180,6 @@ Resolved AddressSpace::resolve(uint64_t pc) {
     if (Loaded* hit = find(pc)) return answer(*hit, pc);
     quiet_until_ns_ = now + kMissQuietNs;
     return {};
-}
-
-std::string demangle(const std::string& name) {
-    // __cxa_demangle also decodes bare type codes ("f" → "float"): only _Z names are symbols.
-    if (!name.starts_with("_Z")) return name;
-    int status = 0;
-    std::unique_ptr<char, void (*)(void*)> out(
-        abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status), &std::free);
-    return status == 0 && out ? std::string(out.get()) : name;
 }
 
 }  // namespace sprof

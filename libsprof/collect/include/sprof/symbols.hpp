@@ -111,7 +111,4 @@ private:
     int64_t quiet_until_ns_ = 0;  // no refresh on a miss before this (miss storms)
 };
 
-// Demangles a C++ symbol name; returns it unchanged when not mangled.
-std::string demangle(const std::string& name);
-
 }  // namespace sprof

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "sprof/events.hpp"
-#include "sprof/histogram.hpp"
+#include "sprof/interval_builder.hpp"
 #include "sprof/profile_io.hpp"
 #include "sprof/run_options.hpp"
 #include "sprof/symbols.hpp"
