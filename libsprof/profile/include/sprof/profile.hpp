@@ -97,6 +97,85 @@ struct ProfileEnd {
     int32_t signal = 0;       // how == signal: the signal number
 };
 
+// ---- Locality (format 1.2): programs rebuilt with sprof-cc / sprof-c++ ----
+// Terms (docs/ARCHITECTURE.md, StatCache): the reuse distance of an access is
+// the number of accesses of the same thread since its previous access to the
+// same cache line; every thread is its own access stream (a private cache).
+
+constexpr uint64_t kNoReuse = UINT64_MAX;  // the sampled line was never accessed again
+constexpr uint32_t kNoFunction = 0xffffffffu;
+
+// An instruction: the function holding it and its address. The address is
+// link-time (as in the object's symbol table) when the function is known,
+// the run-time address otherwise.
+struct CodeRef {
+    uint32_t function = kNoFunction;  // ProfileFunction id
+    uint64_t address = 0;
+};
+
+// How locality was collected (one LOCALITY record per image, after HEADER).
+struct LocalityRun {
+    bool present = false;
+    std::string mode;              // "sampled" or "exact"
+    uint32_t line_size = 64;       // bytes, a power of two
+    uint64_t sample_period = 0;    // sampled: mean accesses between samples (geometric gaps)
+    uint64_t window_accesses = 0;  // sampled: accesses per sampling window, per thread
+    uint64_t seed = 0;             // of the sample points, so a run can be repeated
+};
+
+// One sampling window of one thread: what the model divides by.
+struct LocalityWindow {
+    uint32_t tid = 0;
+    uint32_t window = 0;            // 0, 1, 2 … per thread
+    uint64_t accesses = 0;          // instrumented accesses in the window
+    uint64_t samples = 0;           // samples started in the window
+    uint64_t unseen_accesses = 0;   // estimated accesses the compiler did not
+                                    // instrument (memcpy/memset/str* in libc, in
+                                    // 8-byte words), counted by the runtime's hooks
+};
+
+// One sample: an access chosen at random and the next access to its line.
+struct ReuseSample {
+    uint32_t tid = 0;
+    uint32_t window = 0;
+    uint64_t distance = kNoReuse;   // accesses from the sample to the trigger
+    CodeRef sample;                 // the sampled access
+    CodeRef trigger;                // the next access to its line (none when kNoReuse)
+    uint64_t address = 0;           // data address of the sampled access
+    uint8_t size = 0;               // bytes accessed
+    bool sample_write = false;
+    bool trigger_write = false;
+};
+
+// Exact mode: every access through an exact simulator, per thread. Misses
+// at each size of `lines` (cache sizes in lines, ascending): LRU, fully
+// associative, from stack distances (cold misses included).
+struct ExactCurve {
+    uint32_t tid = 0;
+    uint64_t accesses = 0;
+    std::vector<uint64_t> lines;         // cache sizes, in lines
+    std::vector<uint64_t> lru_misses;    // one per `lines`
+    std::vector<uint64_t> random_lines;  // sizes simulated with random replacement
+    std::vector<uint64_t> random_misses; // one per `random_lines`
+};
+
+// Exact mode, per function: its accesses and its LRU misses at each size
+// of the thread's ExactCurve::lines.
+struct ExactFunction {
+    uint32_t tid = 0;
+    uint32_t function = 0;
+    uint64_t accesses = 0;
+    std::vector<uint64_t> lru_misses;
+};
+
+struct Locality {
+    LocalityRun run;
+    std::vector<LocalityWindow> windows;
+    std::vector<ReuseSample> samples;
+    std::vector<ExactCurve> exact;
+    std::vector<ExactFunction> exact_functions;
+};
+
 struct Profile {
     uint16_t version_major = kFormatMajor, version_minor = kFormatMinor;
     bool foreign_byte_order = false;  // written on a machine of the other byte order
@@ -105,6 +184,7 @@ struct Profile {
     std::vector<ProfileFunction> functions;  // index == id
     std::vector<ProfileThread> threads;
     std::vector<Interval> intervals;          // in file order
+    Locality locality;                        // empty unless built with sprof-cc
     ProfileEnd end;
     std::vector<std::string> warnings;        // e.g. "truncated tail: …"
 
