@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
+#include "sprof/cache_sizes.hpp"
 #include "sprof/profile_io.hpp"
 
 using namespace sprof;
@@ -549,4 +550,16 @@ TEST_CASE("files that are not profiles are read with a bound") {
         writer.join();
         check_equal(got, sample_profile());
     }
+}
+
+TEST_CASE("cache sizes: 1 KiB to 1 GiB, four per doubling, in whole lines") {
+    auto lines = sprof::cache_sizes_in_lines(64);
+    REQUIRE(lines.size() == 81);                 // 20 doublings × 4 + the last size
+    CHECK(lines.front() == 16);                  // 1 KiB / 64 B
+    CHECK(lines[4] == 32);                       // 2 KiB
+    CHECK(lines[2] == 23);                       // 1 KiB · √2 = 1448 B = 22.6 lines
+    CHECK(lines.back() == (uint64_t{1} << 24));  // 1 GiB
+    auto big = sprof::cache_sizes_in_lines(4096);  // sizes below one line are left out, none repeats
+    CHECK(big.front() == 1);
+    for (size_t i = 1; i < big.size(); ++i) CHECK(big[i] > big[i - 1]);
 }
