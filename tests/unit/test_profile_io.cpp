@@ -27,6 +27,10 @@ Profile sample_profile() {
     p.header.program = "/usr/bin/app";
     p.header.argv = {"app", "--size", "12"};
     p.header.hostname = "node7";
+    p.header.rank = 5;
+    p.header.ranks = 8;
+    p.header.job_id = "4242.0";
+    p.header.launcher = "slurm";
     p.header.pid = 4242;
     p.header.start_unix_ns = 1'700'000'000'123'456'789ull;
     p.header.clock = "wall";
@@ -71,6 +75,10 @@ void check_equal(const Profile& got, const Profile& want) {
     CHECK(g.hist_samples == w.hist_samples);
     CHECK(g.hist_interval_ns == w.hist_interval_ns);
     CHECK(g.slots == w.slots);
+    CHECK(g.rank == w.rank);
+    CHECK(g.ranks == w.ranks);
+    CHECK(g.job_id == w.job_id);
+    CHECK(g.launcher == w.launcher);
     REQUIRE(g.events.size() == w.events.size());
     for (size_t i = 0; i < w.events.size(); ++i) {
         CHECK(g.events[i].name == w.events[i].name);
@@ -259,6 +267,8 @@ TEST_CASE("a big-endian file typed by hand is read on any machine") {
     CHECK(p.header.start_unix_ns == 0x0102030405060708ull);
     CHECK(p.header.hist_interval_ns == 50'000'000);
     CHECK(p.header.slots == 2);
+    CHECK(p.header.rank == -1);  // a 1.1 header: not in a job
+    CHECK(p.header.job_id.empty());
     REQUIRE(p.header.events.size() == 1);
     CHECK(p.header.events[0].name == "cycles");
     REQUIRE(p.functions.size() == 1);

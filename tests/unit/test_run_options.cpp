@@ -69,21 +69,38 @@ TEST_CASE("run options: environment round trip and output names") {
     CHECK(back.hist_interval_ns == 500'000'000);
     CHECK(back.output == "out.sprof");
     for (const auto& [k, v] : to_environment(o)) unsetenv(k.c_str());
-    CHECK(expand_output_path("", "/usr/bin/app", 42) == "app.42.sprof");
-    CHECK(expand_output_path("p%p-%%", "app", 7) == "p7-%");
-    CHECK(expand_output_path("out.sprof", "app", 9, false) == "out.sprof");
-    CHECK(expand_output_path("out.sprof", "app", 9, true) == "out.9.sprof");
-    CHECK(expand_output_path("out", "app", 9, true) == "out.9");
-    CHECK(expand_output_path("out.%p.sprof", "app", 9, true) == "out.9.sprof");
+    const sprof::JobPlace alone;  // the tests must not depend on the environment they run in
+    CHECK(expand_output_path("", "/usr/bin/app", 42, false, 0, alone) == "app.42.sprof");
+    CHECK(expand_output_path("p%p-%%", "app", 7, false, 0, alone) == "p7-%");
+    CHECK(expand_output_path("out.sprof", "app", 9, false, 0, alone) == "out.sprof");
+    CHECK(expand_output_path("out.sprof", "app", 9, true, 0, alone) == "out.9.sprof");
+    CHECK(expand_output_path("out", "app", 9, true, 0, alone) == "out.9");
+    CHECK(expand_output_path("out.%p.sprof", "app", 9, true, 0, alone) == "out.9.sprof");
     // Later images of one process (it exec'd) never share the first image's file.
-    CHECK(expand_output_path("", "/usr/bin/app", 42, false, 1) == "app.42.exec1.sprof");
-    CHECK(expand_output_path("out.sprof", "app", 9, false, 2) == "out.exec2.sprof");
-    CHECK(expand_output_path("out", "app", 9, false, 1) == "out.exec1");
-    CHECK(expand_output_path("out.sprof", "app", 9, true, 1) == "out.9.exec1.sprof");
-    CHECK(expand_output_path("out.sprof", "app", 9, false, 0) == "out.sprof");
+    CHECK(expand_output_path("", "/usr/bin/app", 42, false, 1, alone) == "app.42.exec1.sprof");
+    CHECK(expand_output_path("out.sprof", "app", 9, false, 2, alone) == "out.exec2.sprof");
+    CHECK(expand_output_path("out", "app", 9, false, 1, alone) == "out.exec1");
+    CHECK(expand_output_path("out.sprof", "app", 9, true, 1, alone) == "out.9.exec1.sprof");
+    CHECK(expand_output_path("out.sprof", "app", 9, false, 0, alone) == "out.sprof");
     char host[256] = {};
     gethostname(host, sizeof host - 1);
-    CHECK(expand_output_path("%h.sprof", "app", 1) == std::string(host) + ".sprof");
+    CHECK(expand_output_path("%h.sprof", "app", 1, false, 0, alone) == std::string(host) + ".sprof");
+    CHECK(expand_output_path("%j-%r.sprof", "app", 5, false, 0, alone) == "5-0.sprof");  // a process alone
+}
+
+TEST_CASE("ranks of one job never share a profile file") {
+    sprof::JobPlace rank3;
+    rank3.rank = 3, rank3.size = 4, rank3.job_id = "77", rank3.launcher = "openmpi";
+    CHECK(expand_output_path("", "/usr/bin/app", 42, false, 0, rank3) == "app.77.rank3.sprof");
+    CHECK(expand_output_path("job.sprof", "app", 42, false, 0, rank3) == "job.rank3.sprof");
+    CHECK(expand_output_path("job.%r.sprof", "app", 42, false, 0, rank3) == "job.3.sprof");
+    CHECK(expand_output_path("%j/%h.%r.sprof", "app", 42, false, 0, rank3).starts_with("77/"));
+    CHECK(expand_output_path("job.%p.sprof", "app", 42, false, 0, rank3) == "job.42.rank3.sprof");
+    // A process a rank starts keeps its own file too.
+    CHECK(expand_output_path("job.%r.sprof", "app", 43, true, 0, rank3) == "job.3.43.sprof");
+    sprof::JobPlace no_id = rank3;
+    no_id.job_id.clear();
+    CHECK(expand_output_path("", "app", 42, false, 0, no_id) == "app.42.rank3.sprof");
 }
 
 TEST_CASE("the image number handed to an exec'd image counts only for its own pid") {

@@ -52,7 +52,7 @@ std::string run_usage(const std::string& tool, bool ptrace_options) {
         "  -s, --sample-interval DUR sampling interval of CPU time (default 10ms; ns/us/ms/s)\n"
         "  -H, --hist-samples N      samples per histogram interval (default 50)\n"
         "      --hist-interval DUR   histogram interval as a duration instead\n"
-        "  -o, --output FILE         profile file (default <program>.<pid>.sprof; %p = pid, %h = host)\n"
+        "  -o, --output FILE         profile file (default <program>.<pid>.sprof; %p = pid, %h = host, %r = MPI/Slurm rank, %j = job id)\n"
         "  -c, --control FILE        control file written by preprof\n"
         "      --backend perf|cmdev  counter source (default perf; cmdev needs kmod/cmdev.ko)\n";
     if (ptrace_options)
@@ -175,13 +175,16 @@ static std::string before_ending(const std::string& p, const std::string& tag) {
 }
 
 std::string expand_output_path(const std::string& pattern, const std::string& program, int pid,
-                               bool descendant, unsigned image) {
+                               bool descendant, unsigned image, const JobPlace& job) {
     std::string p = pattern;
     if (p.empty()) {
         auto slash = program.rfind('/');
-        p = (slash == std::string::npos ? program : program.substr(slash + 1)) + ".%p.sprof";
-    } else if (descendant && p.find("%p") == std::string::npos) {
-        p = before_ending(p, ".%p");
+        p = (slash == std::string::npos ? program : program.substr(slash + 1)) +
+            (job.in_job() ? ".%j.rank%r.sprof" : ".%p.sprof");
+    } else {
+        // Ranks of one job, perhaps on hosts that share the directory, never share a file.
+        if (job.in_job() && p.find("%r") == std::string::npos) p = before_ending(p, ".rank%r");
+        if (descendant && p.find("%p") == std::string::npos) p = before_ending(p, ".%p");
     }
     if (image > 0) p = before_ending(p, ".exec" + std::to_string(image));
     std::string out;
@@ -192,6 +195,8 @@ std::string expand_output_path(const std::string& pattern, const std::string& pr
         }
         char c = p[++i];
         if (c == 'p') out += std::to_string(pid);
+        else if (c == 'r') out += std::to_string(job.in_job() ? job.rank : 0);
+        else if (c == 'j') out += job.job_id.empty() ? std::to_string(pid) : job.job_id;
         else if (c == 'h') {
             char host[256] = {};
             gethostname(host, sizeof host - 1);

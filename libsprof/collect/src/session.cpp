@@ -4,6 +4,8 @@
 
 #include <ctime>
 
+#include "sprof/job.hpp"
+
 namespace sprof {
 
 ProfileHeader make_profile_header(const std::string& collector, const RunOptions& opts,
@@ -27,6 +29,11 @@ ProfileHeader make_profile_header(const std::string& collector, const RunOptions
     h.hist_samples = h.hist_interval_ns ? 0 : opts.hist_samples;
     h.slots = slots;
     for (const auto& s : events) h.events.push_back(ProfileEvent{s.name, s.time_like, s.user_only()});
+    const JobPlace job = job_place();
+    h.rank = job.rank;
+    h.ranks = static_cast<uint32_t>(job.size);
+    h.job_id = job.job_id;
+    h.launcher = job.launcher;
     return h;
 }
 

@@ -120,6 +120,13 @@ void read_header(Decoder& d, ProfileHeader& h) {
     std::unordered_set<std::string_view> names;
     for (const auto& ev : h.events)
         if (!names.insert(ev.name).second) throw Corrupt{fmt::format("event {} listed twice", ev.name)};
+    if (d.left() > 0) {  // the place in a job: absent before format 1.2
+        h.rank = d.i32();
+        h.ranks = d.u32();
+        h.job_id = d.str();
+        h.launcher = d.str();
+        if (h.rank < -1) throw Corrupt{fmt::format("rank {}", h.rank)};
+    }
 }
 
 void read_object(Decoder& d, Profile& p) {

@@ -54,6 +54,10 @@ void put_header(Encoder& e, const ProfileHeader& h) {
         e.str(ev.name);
         e.u8((ev.time_like ? 1 : 0) | (ev.user_only ? 2 : 0));  // flag bits, docs/FORMAT.md
     }
+    e.i32(h.rank);
+    e.u32(h.ranks);
+    e.str(h.job_id);
+    e.str(h.launcher);
     e.end_record();
 }
 

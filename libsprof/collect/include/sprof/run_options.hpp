@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "sprof/job.hpp"
+
 namespace sprof {
 
 struct UsageError : std::runtime_error {
@@ -43,15 +45,19 @@ std::string run_usage(const std::string& tool, bool ptrace_options);
 std::vector<std::pair<std::string, std::string>> to_environment(const RunOptions& opts);
 RunOptions from_environment();  // defaults where a variable is missing; throws UsageError
 
-// Expands %p (pid) and %h (host name) in the output pattern; the default
-// pattern is <basename of program>.%p.sprof. A `descendant` (a process the
-// profiled program started) never shares the file: a pattern without %p gets
-// ".<pid>" before its ".sprof" ending. Nor does a later image of the same
-// process (`image` N > 0: the process exec'd N times): it gets ".execN"
-// before the ending, so an exec never truncates the profile of the image
-// before it.
+// Expands %p (pid), %h (host name), %r (rank in a parallel job, 0 outside
+// one) and %j (the job's id; the pid when the launcher gives none) in the
+// output pattern; the default pattern is <basename of program>.%p.sprof, and
+// <basename>.%j.rank%r.sprof in a job. Ranks of a job never share a file: a
+// pattern without %r gets ".rank<r>" before its ".sprof" ending in a job.
+// A `descendant` (a process the profiled program started) never shares the
+// file either: a pattern without %p gets ".<pid>" before the ending. Nor does
+// a later image of the same process (`image` N > 0: the process exec'd N
+// times): it gets ".execN" before the ending, so an exec never truncates the
+// profile of the image before it.
 std::string expand_output_path(const std::string& pattern, const std::string& program, int pid,
-                               bool descendant = false, unsigned image = 0);
+                               bool descendant = false, unsigned image = 0,
+                               const JobPlace& job = job_place());
 
 // Set by the collectors to the pid of the process they profile, so the
 // runtime in a descendant (inherited LD_PRELOAD) can tell it is one.

@@ -12,7 +12,9 @@ namespace sprof {
 constexpr uint16_t kFormatMajor = 1;
 // Minor 1: INTERVAL records with the same (tid, seq) are parts of one
 // interval (docs/FORMAT.md). Readers of 1.0 still read such files.
-constexpr uint16_t kFormatMinor = 1;
+// Minor 2: the HEADER ends with the process's place in a job (rank, ranks,
+// job id, launcher).
+constexpr uint16_t kFormatMinor = 2;
 
 struct ProfileEvent {
     std::string name;
@@ -34,6 +36,12 @@ struct ProfileHeader {
     uint64_t hist_interval_ns = 0;    // histogram interval length (0 when sample-based)
     uint32_t slots = 0;               // K: events live at once
     std::vector<ProfileEvent> events; // N events; cells are indexed like this vector
+    // The process's place in a parallel job (MPI, Slurm), from its launcher's
+    // environment; rank -1 outside a job.
+    int32_t rank = -1;
+    uint32_t ranks = 0;               // ranks in the job; 0 when unknown
+    std::string job_id;               // the launcher's id of the job
+    std::string launcher;             // "openmpi", "pmix", "pmi", "slurm"
 };
 
 struct ProfileObject {
