@@ -1,0 +1,113 @@
+#include "imbalance.hpp"
+
+#include <algorithm>
+#include <map>
+
+namespace sprof::analyze {
+namespace {
+
+Spread spread(std::vector<std::optional<double>> values, const std::vector<RankSummary>& ranks) {
+    Spread s;
+    s.per_rank = std::move(values);
+    double sum = 0;
+    size_t known = 0;
+    for (size_t r = 0; r < s.per_rank.size(); ++r) {
+        if (!s.per_rank[r]) continue;
+        const double v = *s.per_rank[r];
+        sum += v;
+        ++known;
+        if (s.slowest_rank < 0 || v > s.max) s.max = v, s.slowest_rank = ranks[r].rank;
+    }
+    // A rank where the function never ran did none of its work: it counts as 0
+    // in the mean. A rank whose event is unknown (never counted) is left out.
+    if (known) s.mean = sum / static_cast<double>(known);
+    if (s.mean > 0) s.max_over_mean = s.max / s.mean;
+    return s;
+}
+
+ImbalanceRow make_row(std::optional<uint32_t> function, const std::vector<const Counts*>& per_rank,
+                      const std::vector<RankSummary>& ranks, size_t n_events, Estimator e) {
+    ImbalanceRow row;
+    row.function = function;
+    std::vector<std::optional<double>> time;
+    std::vector<std::vector<std::optional<double>>> events(n_events);
+    for (const Counts* c : per_rank) {
+        if (!c) {  // the function never ran on this rank
+            time.push_back(0.0);
+            for (auto& ev : events) ev.push_back(0.0);
+            continue;
+        }
+        time.push_back(c->seconds());
+        auto est = estimate_events(*c, e);
+        for (size_t k = 0; k < n_events; ++k) events[k].push_back(est[k]);
+    }
+    row.time_s = spread(std::move(time), ranks);
+    for (auto& ev : events) row.events.push_back(spread(std::move(ev), ranks));
+    return row;
+}
+
+}  // namespace
+
+Imbalance imbalance(const Dataset& d, const ImbalanceParams& params) {
+    Imbalance out;
+    // Sources by rank: a rank's own profile, and those of the images it
+    // exec'd into and the processes it started (same rank in their header).
+    std::map<int, size_t> slot_of_rank;
+    for (uint32_t s = 0; s < d.sources.size(); ++s) {
+        const ProfileHeader& h = d.sources[s].profile.header;
+        const int rank = h.rank >= 0 ? h.rank : static_cast<int>(s);
+        out.ranks_expected = std::max(out.ranks_expected, static_cast<int>(h.ranks));
+        if (slot_of_rank.emplace(rank, 0).second) {
+            RankSummary r;
+            r.rank = rank;
+            r.host = h.hostname;
+            r.total = Counts(d.events.size());
+            out.ranks.push_back(std::move(r));
+        }
+    }
+    std::sort(out.ranks.begin(), out.ranks.end(), [](const auto& a, const auto& b) { return a.rank < b.rank; });
+    for (size_t i = 0; i < out.ranks.size(); ++i) slot_of_rank[out.ranks[i].rank] = i;
+    for (uint32_t s = 0; s < d.sources.size(); ++s) {
+        const Profile& p = d.sources[s].profile;
+        RankSummary& r = out.ranks[slot_of_rank[p.header.rank >= 0 ? p.header.rank : static_cast<int>(s)]];
+        r.sources.push_back(s);
+        if (!p.end.present) r.complete = false;
+    }
+    for (int rank = 0; rank < out.ranks_expected; ++rank)
+        if (!slot_of_rank.contains(rank)) out.missing_ranks.push_back(rank);
+
+    // Per rank, per function sums over that rank's intervals.
+    std::vector<std::vector<uint32_t>> intervals_of(out.ranks.size());
+    std::vector<size_t> slot_of_source(d.sources.size());
+    for (size_t i = 0; i < out.ranks.size(); ++i)
+        for (uint32_t s : out.ranks[i].sources) slot_of_source[s] = i;
+    for (uint32_t i = 0; i < d.intervals.size(); ++i)
+        intervals_of[slot_of_source[d.interval_source[i]]].push_back(i);
+    std::vector<std::vector<Counts>> per_function(out.ranks.size());
+    for (size_t i = 0; i < out.ranks.size(); ++i) {
+        per_function[i] = by_function(d, intervals_of[i]);
+        out.ranks[i].total = total(per_function[i], d.events.size());
+    }
+
+    std::vector<const Counts*> totals;
+    for (const auto& r : out.ranks) totals.push_back(&r.total);
+    out.rows.push_back(make_row(std::nullopt, totals, out.ranks, d.events.size(), params.estimator));
+    for (uint32_t f = 0; f < d.functions.size(); ++f) {
+        std::vector<const Counts*> cells;
+        bool ran = false;
+        for (size_t i = 0; i < out.ranks.size(); ++i) {
+            const Counts& c = per_function[i][f];
+            cells.push_back(c.samples ? &c : nullptr);
+            ran = ran || c.samples;
+        }
+        if (ran) out.rows.push_back(make_row(f, cells, out.ranks, d.events.size(), params.estimator));
+    }
+    // The functions that hold the job back first: by their heaviest rank's time.
+    std::stable_sort(out.rows.begin() + 1, out.rows.end(), [&](const auto& a, const auto& b) {
+        if (a.time_s.max != b.time_s.max) return a.time_s.max > b.time_s.max;
+        return d.functions[*a.function].name < d.functions[*b.function].name;
+    });
+    return out;
+}
+
+}  // namespace sprof::analyze
