@@ -1,11 +1,16 @@
 #include "dataset.hpp"
 
+#include <algorithm>
+#include <atomic>
+#include <exception>
 #include <map>
+#include <thread>
 #include <unordered_map>
 #include <utility>
 
-#include "sprof/profile_io.hpp"
 #include "sprof/demangle.hpp"
+#include "sprof/estimator.hpp"
+#include "sprof/profile_io.hpp"
 
 namespace sprof::analyze {
 
@@ -69,10 +74,13 @@ Dataset merge_profiles(std::vector<Source> sources) {
         bool same_events = emap.size() == n_events;
         for (size_t i = 0; same_events && i < emap.size(); ++i) same_events = emap[i] == i;
 
-        src.n_intervals = p.intervals.size();
+        if (!src.folded) {
+            src.n_intervals = p.intervals.size();
+            for (const Interval& iv : p.intervals)
+                for (const FunctionCell& c : iv.cells) src.samples += c.samples;
+        }
         for (Interval& iv : p.intervals) {
             for (FunctionCell& c : iv.cells) {
-                src.samples += c.samples;
                 if (c.function >= fmap.size())
                     throw ProfileError(src.path + ": interval refers to function " +
                                        std::to_string(c.function) + ", which the profile does not define");
@@ -94,9 +102,54 @@ Dataset merge_profiles(std::vector<Source> sources) {
     return d;
 }
 
-Dataset load_dataset(const std::vector<std::string>& paths) {
-    std::vector<Source> sources;
-    for (const auto& path : paths) sources.push_back({path, read_profile(path)});
+void fold_intervals(Source& s) {
+    Profile& p = s.profile;
+    s.n_intervals = p.intervals.size();
+    s.folded = true;
+    if (p.intervals.empty()) return;
+    Interval all{p.intervals.front().tid, 0, p.intervals.front().start_ns, p.intervals.front().end_ns, {}};
+    std::unordered_map<uint32_t, size_t> cell_of;  // function → index in all.cells
+    for (const Interval& iv : p.intervals) {
+        all.start_ns = std::min(all.start_ns, iv.start_ns);
+        all.end_ns = std::max(all.end_ns, iv.end_ns);
+        for (const FunctionCell& c : iv.cells) {
+            s.samples += c.samples;
+            auto [it, added] = cell_of.try_emplace(c.function, all.cells.size());
+            if (added) {
+                all.cells.push_back(c);
+                continue;
+            }
+            FunctionCell& sum = all.cells[it->second];
+            sum.samples += c.samples;
+            sum.time_ns += c.time_ns;
+            for (size_t e = 0; e < sum.events.size() && e < c.events.size(); ++e) accumulate(sum.events[e], c.events[e]);
+        }
+    }
+    p.intervals.assign(1, std::move(all));
+}
+
+Dataset load_dataset(const std::vector<std::string>& paths, const LoadParams& params) {
+    std::vector<Source> sources(paths.size());
+    std::vector<std::exception_ptr> errors(paths.size());
+    std::atomic<size_t> next{0};
+    auto reader = [&] {
+        for (size_t i; (i = next++) < paths.size();) {
+            try {
+                sources[i] = {paths[i], read_profile(paths[i])};
+                if (params.fold) fold_intervals(sources[i]);
+            } catch (...) {
+                errors[i] = std::current_exception();
+            }
+        }
+    };
+    const unsigned cpus = std::max(1u, std::thread::hardware_concurrency());
+    const size_t n_threads = std::min<size_t>(params.threads ? params.threads : cpus, paths.size());
+    std::vector<std::thread> threads;
+    for (size_t t = 1; t < n_threads; ++t) threads.emplace_back(reader);
+    reader();
+    for (auto& t : threads) t.join();
+    for (const auto& e : errors)
+        if (e) std::rethrow_exception(e);
     return merge_profiles(std::move(sources));
 }
 

@@ -21,6 +21,7 @@ struct Source {
     Profile profile;  // metadata only: its intervals live in Dataset::intervals
     size_t n_intervals = 0;
     uint64_t samples = 0;
+    bool folded = false;  // its intervals were summed into one (see LoadParams)
 };
 
 struct Dataset {
@@ -39,7 +40,21 @@ struct Dataset {
 // Merges profiles already in memory (the sources' intervals are moved out).
 Dataset merge_profiles(std::vector<Source> sources);
 
-// Reads and merges profile files; throws ProfileError for a bad file.
-Dataset load_dataset(const std::vector<std::string>& paths);
+// How profiles are loaded. Reports that look at profiles as a whole (flat,
+// imbalance) need no time line: `fold` sums each profile's intervals into
+// one while it is read, so a job of a thousand ranks needs memory for its
+// functions, not for its intervals.
+struct LoadParams {
+    bool fold = false;
+    unsigned threads = 0;  // files read at once; 0 = one per CPU
+};
+
+// Sums a profile's intervals into one per profile (seq 0, spanning them all);
+// the source keeps the number of intervals and samples it had.
+void fold_intervals(Source& s);
+
+// Reads and merges profile files; throws ProfileError for a bad file (the
+// first one in `paths` order, whatever order they were read in).
+Dataset load_dataset(const std::vector<std::string>& paths, const LoadParams& params = {});
 
 }  // namespace sprof::analyze

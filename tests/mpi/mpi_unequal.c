@@ -4,10 +4,14 @@
  * and writes it to TRUTH.<rank>: the ground truth of the imbalance report
  * (compute's max/mean over N ranks is N/((N+1)/2), the slowest rank N−1).
  *
- * usage: mpi_unequal [-u UNIT_SECONDS] [-p PAGES] [-o TRUTH_PREFIX] */
+ * With -k RANK, that rank kills itself (SIGKILL) after its work: a job that
+ * loses a rank.
+ *
+ * usage: mpi_unequal [-u UNIT_SECONDS] [-p PAGES] [-o TRUTH_PREFIX] [-k RANK] */
 #include "../workloads/workload_common.h" /* first: it defines _GNU_SOURCE */
 
 #include <mpi.h>
+#include <signal.h>
 
 static volatile double sink;
 
@@ -27,19 +31,22 @@ int main(int argc, char **argv) {
     double unit_s = 0.3;
     long pages = 2000;
     const char *truth = NULL;
+    int kill_rank = -1;
     MPI_Init(&argc, &argv);
     int rank = 0, size = 1;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     int c;
-    while ((c = getopt(argc, argv, "u:p:o:")) != -1) {
+    while ((c = getopt(argc, argv, "u:p:o:k:")) != -1) {
         if (c == 'u') unit_s = atof(optarg);
         else if (c == 'p') pages = atol(optarg);
         else if (c == 'o') truth = optarg;
+        else if (c == 'k') kill_rank = atoi(optarg);
         else return 2;
     }
     const double cpu = compute((rank + 1) * unit_s);
     const long faults = fill((rank + 1) * pages);
+    if (rank == kill_rank) raise(SIGKILL);
     MPI_Barrier(MPI_COMM_WORLD);
     if (truth) {
         char path[4096];
