@@ -71,7 +71,7 @@ Imbalance imbalance(const Dataset& d, const ImbalanceParams& params) {
         const Profile& p = d.sources[s].profile;
         RankSummary& r = out.ranks[slot_of_rank[p.header.rank >= 0 ? p.header.rank : static_cast<int>(s)]];
         r.sources.push_back(s);
-        if (!p.end.present) r.complete = false;
+        if (!p.end.present || p.end.how == EndHow::signal) r.complete = false;
     }
     for (int rank = 0; rank < out.ranks_expected; ++rank)
         if (!slot_of_rank.contains(rank)) out.missing_ranks.push_back(rank);

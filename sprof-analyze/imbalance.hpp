@@ -22,7 +22,7 @@ struct RankSummary {
     int rank = 0;
     std::string host;
     std::vector<uint32_t> sources;  // indices into Dataset::sources
-    bool complete = true;           // every profile of the rank has its END record
+    bool complete = true;           // every profile of the rank ended without a signal
     Counts total;
 };
 

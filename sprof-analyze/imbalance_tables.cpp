@@ -1,5 +1,7 @@
 #include "imbalance_tables.hpp"
 
+#include <string.h>
+
 #include <fmt/format.h>
 
 #include "reports.hpp"
@@ -79,11 +81,16 @@ std::vector<std::string> incomplete_ranks(const Dataset& d, const Imbalance& im)
                                     im.ranks_expected));
     for (const RankSummary& r : im.ranks) {
         if (r.complete) continue;
-        std::string files;
-        for (uint32_t s : r.sources)
-            if (!d.sources[s].profile.end.present) files += (files.empty() ? "" : ", ") + d.sources[s].path;
-        lines.push_back(fmt::format("rank {}: incomplete, {} has no END record (the rank was killed or is still running)",
-                                    r.rank, files));
+        for (uint32_t s : r.sources) {
+            const Source& src = d.sources[s];
+            const ProfileEnd& end = src.profile.end;
+            if (!end.present)
+                lines.push_back(fmt::format("rank {}: incomplete, {} has no END record (killed by SIGKILL, or still running)",
+                                            r.rank, src.path));
+            else if (end.how == EndHow::signal)
+                lines.push_back(fmt::format("rank {}: incomplete, {} ended by signal {} ({})", r.rank, src.path,
+                                            end.signal, sigabbrev_np(end.signal) ? sigabbrev_np(end.signal) : "?"));
+        }
     }
     return lines;
 }

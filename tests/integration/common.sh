@@ -87,3 +87,70 @@ threads_vs_truth() {
         [ "$threads" -ge 3 ] || fail "$collector: $threads threads in the profile, not at least the 3 workers"
     fi
 }
+
+# mpi_job_vs_truth COLLECTOR: runs the MPI test job (4 ranks, work 1:2:3:4)
+# under Open MPI with COLLECTOR per rank, checks one profile per rank with
+# its rank in the header, and `sprof --imbalance` against the ranks' own
+# accounting; then a job that loses rank 1 (SIGKILL) still reports the
+# others and names rank 1 as incomplete. SKIP without Open MPI.
+mpi_job_vs_truth() {
+    local collector=$1 events
+    command -v mpirun > /dev/null && [ -x "$WORK/mpi_unequal" ] ||
+        { echo "skipped: no Open MPI (mpirun) or no MPI test job"; exit 77; }
+    local mpirun=(mpirun --oversubscribe --bind-to none)
+    [ "$(id -u)" = 0 ] && mpirun+=(--allow-run-as-root)
+    events=$(choose_events task-clock,page-faults,context-switches task-clock,page-faults)
+    "${mpirun[@]}" -np 4 "$BIN/$collector" -e "$events" -o job.sprof \
+        "$WORK/mpi_unequal" -u 0.4 -p 3000 -o truth 2> mpirun.err || { cat mpirun.err; fail "the MPI job failed"; }
+    for r in 0 1 2 3; do [ -s job.rank$r.sprof ] || fail "no profile job.rank$r.sprof (ls: $(ls))"; done
+    [ "$(ls ./*.sprof | wc -l)" = 4 ] || fail "more profiles than ranks: $(ls ./*.sprof)"
+    "$BIN/sprof" --info --format json job.rank*.sprof > info.json
+    "$BIN/sprof" --imbalance --format csv job.rank*.sprof > imbalance.csv
+    python3 - info.json imbalance.csv truth <<'PY'
+import csv, json, sys
+info, rows, truth = json.load(open(sys.argv[1]))["profiles"], list(csv.DictReader(open(sys.argv[2]))), sys.argv[3]
+assert sorted(p["rank"] for p in info) == [0, 1, 2, 3], [p["rank"] for p in info]
+assert all(p["ranks"] == 4 and p["job_id"] == info[0]["job_id"] != "" for p in info), info
+t = {}
+for r in range(4):
+    for line in open(f"{truth}.{r}"):
+        k, v = line.split()
+        t.setdefault(k, []).append(float(v))
+def ratio(v): return max(v) / (sum(v) / len(v))
+by = {row["function"]: row for row in rows}
+assert rows[0]["function"] == "[total]", rows[0]
+compute, fill = by["compute"], by["fill"]
+want = ratio(t["compute_cpu_s"])
+got = float(compute["max_over_mean"])
+print(f"compute: max/mean {got:.3f}, truth {want:.3f}; slowest rank {compute['slowest_rank']}")
+for r in range(4):  # each rank's compute time within 3 samples (10 ms) and 5 %
+    est, tr = float(compute[f"rank{r}_s"]), t["compute_cpu_s"][r]
+    assert abs(est - tr) <= max(0.03, 0.05 * tr), f"rank {r}: compute {est:.3f} s, truth {tr:.3f} s"
+assert abs(got - want) <= 0.05 * want, f"compute max/mean {got:.3f}, truth {want:.3f}"
+assert compute["slowest_rank"] == "3", compute
+fwant, fgot = ratio(t["fill_faults"]), float(fill["page-faults_max_over_mean"])
+print(f"fill: page-faults max/mean {fgot:.3f}, truth {fwant:.3f}; slowest rank {fill['page-faults_slowest_rank']}")
+assert abs(fgot - fwant) <= 0.10 * fwant, f"fill page-faults max/mean {fgot:.3f}, truth {fwant:.3f}"
+assert fill["page-faults_slowest_rank"] == "3", fill
+PY
+    pass "$collector under mpirun: one profile per rank, imbalance as the ranks measured it"
+
+    mkdir killed && cd killed
+    set +e
+    "${mpirun[@]}" -np 3 "$BIN/$collector" -e "$events" -o job.sprof \
+        "$WORK/mpi_unequal" -u 0.2 -p 500 -k 1 > mpirun.out 2>&1
+    local rc=$?
+    set -e
+    [ "$rc" != 0 ] || fail "mpirun says the job that lost a rank succeeded"
+    for r in 0 1 2; do [ -s job.rank$r.sprof ] || fail "no profile job.rank$r.sprof after a rank was lost"; done
+    "$BIN/sprof" --imbalance job.rank*.sprof > report.txt 2> report.err || fail "no report for a job that lost a rank: $(cat report.err)"
+    # Rank 1 was killed (sprof_lib: no END; sprof_pt saw it die of SIGKILL);
+    # the launcher then stops the others, with SIGTERM.
+    grep -Eq "^rank 1: incomplete, .*(no END record|signal 9 )" report.txt ||
+        fail "the report does not name rank 1 killed: $(cat report.txt report.err)"
+    if grep -E "^rank [02]: incomplete" report.txt | grep -v "signal 15 (TERM)"; then
+        fail "ranks 0 and 2 can only have been stopped by the launcher (SIGTERM)"
+    fi
+    cd ..
+    pass "$collector: a job that lost rank 1 still reports, and names rank 1 incomplete"
+}
