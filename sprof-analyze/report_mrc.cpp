@@ -171,14 +171,18 @@ void plot_mrc(const Dataset& d, const MrcParams& p, const std::string& file) {
                                                          program, model_name(l, p.curve.policy), l.line_size))
            << "\n";
         gp << "set xlabel 'cache size'\nset ylabel 'miss ratio'\nset logscale x 2\nset grid\n";
-        gp << fmt::format("set xrange [{}:{}]\nset yrange [0:1]\nset key top right\n", first, last);
+        // A little room at both ends, or gnuplot drops the tics at the ends of a log axis.
+        gp << fmt::format("set xrange [{}:{}]\nset yrange [0:1]\nset key top right\n", first / 1.05, last * 1.05);
         std::vector<std::string> tics;  // every fourfold size, named like the text report names it
         for (uint64_t b = uint64_t{1} << std::bit_width(static_cast<uint64_t>(first) - 1);
              static_cast<double>(b) <= last; b *= 4)
             tics.push_back(fmt::format("{} {}", gnuplot_string(format_bytes(b)), b));
         gp << fmt::format("set xtics ({})\n", fmt::join(tics, ", "));
-        if (p.cache_bytes)
+        if (p.cache_bytes) {
             gp << fmt::format("set arrow from {0},graph 0 to {0},graph 1 nohead dt 2 lc rgb 'gray40'\n", p.cache_bytes);
+            gp << fmt::format("set label {} at {},graph 0.04 left offset 0.5,0 tc rgb 'gray30'\n",
+                              gnuplot_string(format_bytes(p.cache_bytes)), p.cache_bytes);
+        }
         const bool band = !l.exact;
         std::string plot = "plot ";
         if (band)

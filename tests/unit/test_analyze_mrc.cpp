@@ -9,9 +9,13 @@
 // every line after N accesses.
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
 #include <boost/math/special_functions/lambert_w.hpp>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <random>
 #include <sstream>
 
@@ -391,6 +395,21 @@ TEST_CASE("--mrc report: CSV has exactly cache_bytes,miss_ratio,low,high, one ro
     CHECK_THROWS_AS(report_mrc(dataset_of(bare), params, unused), ProfileError);
     params.cache_bytes = 32;  // below one line
     CHECK_THROWS_AS(report_mrc(d, params, unused), std::invalid_argument);
+}
+
+TEST_CASE("--mrc --plot: gnuplot draws the curve into a PNG") {
+    Profile p = locality_profile();
+    add_window(p, 1, 0, 100'000, repeated(1000, 100));
+    const std::string file =
+        (std::filesystem::temp_directory_path() / ("sprof_test_mrc." + std::to_string(getpid()) + ".png")).string();
+    MrcParams params;
+    params.cache_bytes = 32768;
+    plot_mrc(dataset_of(p), params, file);
+    std::ifstream png(file, std::ios::binary);
+    char magic[8] = {};
+    png.read(magic, sizeof magic);
+    CHECK(std::string(magic + 1, 3) == "PNG");
+    std::filesystem::remove(file);
 }
 
 TEST_CASE("byte sizes: 32K, 1M, 48KiB in; 1 KiB, 1.19 KiB out") {
