@@ -111,6 +111,8 @@ MissRatioCurve sampled_lru_curve(const LocalityData& data, const std::vector<uin
     curve.band = fmt::format("bootstrap over samples, {} replicates, 95 %", params.replicates);
     for (size_t k = 0; k < sizes.size(); ++k) {
         CurvePoint p{sizes[k], estimate[k], estimate[k], estimate[k]};
+        // The percentiles of a skewed statistic may both lie on one side of
+        // the estimate: the band is widened to hold it.
         if (!replicates[k].empty()) {
             std::sort(replicates[k].begin(), replicates[k].end());
             p.low = std::min(p.low, quantile(replicates[k], 0.025));
