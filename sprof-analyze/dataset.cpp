@@ -70,6 +70,12 @@ Dataset merge_profiles(std::vector<Source> sources) {
             if (added) d.functions.push_back({demangle(fn.name), fn.name, object});
             return fmap[f] = it->second;
         };
+        auto merged_ref = [&](uint32_t f, const char* what) {
+            if (f >= fmap.size())
+                throw ProfileError(src.path + ": " + what + " refers to function " + std::to_string(f) +
+                                   ", which the profile does not define");
+            return merged_id(f);
+        };
         const auto& emap = event_maps[si];
         bool same_events = emap.size() == n_events;
         for (size_t i = 0; same_events && i < emap.size(); ++i) same_events = emap[i] == i;
@@ -81,10 +87,7 @@ Dataset merge_profiles(std::vector<Source> sources) {
         }
         for (Interval& iv : p.intervals) {
             for (FunctionCell& c : iv.cells) {
-                if (c.function >= fmap.size())
-                    throw ProfileError(src.path + ": interval refers to function " +
-                                       std::to_string(c.function) + ", which the profile does not define");
-                c.function = merged_id(c.function);
+                c.function = merged_ref(c.function, "interval");
                 if (!same_events) {
                     std::vector<EventCell> merged(n_events);
                     for (size_t e = 0; e < c.events.size() && e < emap.size(); ++e)
@@ -97,6 +100,11 @@ Dataset merge_profiles(std::vector<Source> sources) {
         }
         p.intervals.clear();
         p.intervals.shrink_to_fit();
+        // Locality records name functions like the cells do (kNoFunction: none known).
+        for (ReuseSample& r : p.locality.samples)
+            for (CodeRef* ref : {&r.sample, &r.trigger})
+                if (ref->function != kNoFunction) ref->function = merged_ref(ref->function, "reuse sample");
+        for (ExactFunction& e : p.locality.exact_functions) e.function = merged_ref(e.function, "exact function count");
     }
     d.sources = std::move(sources);
     return d;

@@ -18,7 +18,8 @@ struct FunctionInfo {
 
 struct Source {
     std::string path;
-    Profile profile;  // metadata only: its intervals live in Dataset::intervals
+    Profile profile;  // metadata and locality: its intervals live in Dataset::intervals;
+                      // its locality records name functions by Dataset::functions index
     size_t n_intervals = 0;
     uint64_t samples = 0;
     bool folded = false;  // its intervals were summed into one (see LoadParams)

@@ -2,11 +2,18 @@
 #include <iostream>
 
 #include "calibrate.hpp"
+#include "report_mrc.hpp"
 #include "reports.hpp"
 
 using namespace sprof::analyze;
 
 namespace {
+
+void report_locality(const Dataset& data, const Options& o) {
+    const MrcParams p{{o.policy}, o.cache_bytes, o.top, o.format};
+    if (!o.plot_file.empty()) plot_mrc(data, p, o.plot_file);
+    report_mrc(data, p, std::cout);
+}
 
 void run(const Options& o) {
     if (o.report == Report::calibrate) return calibrate_machine(o, std::cout);
@@ -15,6 +22,7 @@ void run(const Options& o) {
     Dataset data = load_dataset(o.profiles);
     for (const auto& s : data.sources)
         for (const auto& w : s.profile.warnings) std::cerr << "sprof: warning: " << w << '\n';
+    if (o.report == Report::mrc) return report_locality(data, o);
     RateSet rates(data.event_names(), o.rates, o.default_rates);
     Context c{data, o, rates, std::cout};
 

@@ -2,6 +2,8 @@
 
 #include <charconv>
 
+#include "byte_size.hpp"
+
 namespace sprof::analyze {
 
 const char* const kUsage = R"(usage: sprof [options] PROFILE...
@@ -17,8 +19,14 @@ Reports (default: the flat profile, functions by time):
                              fit seconds per event on this machine (NNLS)
   --predict MACHINE.json PROFILE
                              predicted run time per phase and in total
+  --mrc [--policy lru|random] [--cache SIZE]
+                             miss ratio per cache size (1 KiB-1 GiB) of a
+                             program built with sprof-cc and run under
+                             sprof_lib --locality; --cache 32K: the misses
+                             per function in a cache of that size
 Outputs that may accompany a report:
-  --plot FILE.png|FILE.svg   a rate over time (per phase with --phases)
+  --plot FILE.png|FILE.svg   a rate over time (per phase with --phases; with
+                             --mrc the miss-ratio curve)
   --plot-rate NAME           the rate to plot (default: the first rate)
   --export chrome-trace FILE.json
                              Chrome trace events (Perfetto UI)
@@ -116,6 +124,21 @@ Options parse_options(const std::vector<std::string>& args) {
             std::string spec = inline_value.value_or("auto");
             if (spec.starts_with("func:") && spec.size() > 5) o.phases.function = spec.substr(5);
             else if (spec != "auto") throw UsageError("--phases takes auto or func:NAME, not '" + spec + "'");
+        } else if (opt == "--mrc") {
+            no_value();
+            set_report(o, Report::mrc, opt);
+        } else if (opt == "--policy") {
+            std::string p = value(opt, inline_value);
+            if (p == "lru") o.policy = Policy::lru;
+            else if (p == "random") o.policy = Policy::random;
+            else throw UsageError("unknown policy '" + p + "' (use lru or random)");
+            o.policy_given = true;
+        } else if (opt == "--cache") {
+            try {
+                o.cache_bytes = parse_byte_size(opt, value(opt, inline_value));
+            } catch (const std::invalid_argument& e) {
+                throw UsageError(e.what());
+            }
         } else if (opt == "--phase-threshold") o.phase_threshold = parse_fraction(opt, value(opt, inline_value));
         else if (opt == "--min-phase") {
             o.min_phase = static_cast<unsigned>(parse_count(opt, value(opt, inline_value)));
@@ -153,6 +176,8 @@ Options parse_options(const std::vector<std::string>& args) {
     if (o.report == Report::calibrate && o.output.empty())
         throw UsageError("--calibrate needs -o MACHINE.json");
     if (o.by_function && o.report != Report::timeline) throw UsageError("--by-function needs --timeline");
+    if ((o.policy_given || o.cache_bytes) && o.report != Report::mrc) throw UsageError("--policy and --cache need --mrc");
+    if (o.report == Report::mrc && !o.export_file.empty()) throw UsageError("--export does not apply to --mrc");
     if (!o.plot_file.empty() && !o.plot_file.ends_with(".png") && !o.plot_file.ends_with(".svg"))
         throw UsageError("--plot writes FILE.png or FILE.svg, not '" + o.plot_file + "'");
     return o;

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "miss_ratio_curve.hpp"
 #include "sprof/estimator.hpp"
 #include "table.hpp"
 
@@ -15,7 +16,7 @@ struct UsageError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-enum class Report { flat, info, timeline, phases, warp, calibrate, predict };
+enum class Report { flat, info, timeline, phases, warp, calibrate, predict, mrc };
 
 struct PhaseSpec {
     std::string function;  // empty = automatic detection
@@ -39,6 +40,9 @@ struct Options {
     std::string export_kind, export_file;
     std::string output;        // --calibrate's MACHINE.json
     std::string machine_file;  // --predict's MACHINE.json
+    Policy policy = Policy::lru;  // --mrc's cache
+    bool policy_given = false;
+    uint64_t cache_bytes = 0;     // --mrc --cache SIZE: misses per function
     bool help = false;
 };
 

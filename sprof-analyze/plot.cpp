@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <gnuplot-iostream.h>
 
+#include "gnuplot_file.hpp"
 #include "plot.hpp"
 
 namespace sprof::analyze {
@@ -17,13 +18,6 @@ namespace sprof::analyze {
 namespace {
 
 constexpr size_t kDefaultPlotFunctions = 5;
-
-// A gnuplot single-quoted string.
-std::string gnuplot_string(const std::string& s) {
-    std::string q = "'";
-    for (char c : s) q += c == '\'' ? std::string("''") : std::string(1, c);
-    return q + "'";
-}
 
 double value_or_nan(const std::optional<double>& v) {
     return v ? *v : std::numeric_limits<double>::quiet_NaN();
@@ -114,15 +108,10 @@ void write_plot(const Context& c) {
     const auto& top = p.top;
     const auto& phases = p.phases;
 
-    const bool svg = c.options.plot_file.ends_with(".svg");
     std::vector<std::string> event_names = d.event_names();
-    std::error_code ec;
-    std::filesystem::remove(c.options.plot_file, ec);  // so a stale plot cannot pass for a new one
     {  // gnuplot has written the file when the pipe closes
         Gnuplot gp("gnuplot");
-        gp << (svg ? "set terminal svg size 1200,675 dynamic noenhanced font 'Sans,12'\n"
-                   : "set terminal pngcairo size 1200,675 noenhanced font 'Sans,11'\n");
-        gp << "set output " << gnuplot_string(c.options.plot_file) << "\n";
+        start_plot_file(gp, c.options.plot_file);
         std::string program = std::filesystem::path(d.program()).filename().string();
         gp << "set title " << gnuplot_string(fmt::format("{}: {} over time (events: {}; estimator {})", program, rate.name,
                                                  fmt::join(event_names, ", "), to_string(est)))
@@ -161,8 +150,7 @@ void write_plot(const Context& c) {
         gp << "set output\n";
         gp.flush();
     }
-    if (std::filesystem::file_size(c.options.plot_file, ec) == 0 || ec)
-        throw std::runtime_error("gnuplot wrote no plot to " + c.options.plot_file + " (is gnuplot installed?)");
+    check_plot_written(c.options.plot_file);
 }
 
 }  // namespace sprof::analyze

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # sprof's reports on synthetic profiles of known content (sprof_synth):
 # exact flat CSV, merging, errors and exit codes, truncated files, phases
-# with known boundaries, plots, exports and the run-time model.
+# with known boundaries, plots, exports, the run-time model and --mrc's errors.
 set -euo pipefail
 build=${1:?usage: analyze_reports.sh BUILD_DIR}
 sprof=$build/bin/sprof
@@ -49,6 +49,17 @@ check_error 1 /etc/passwd
 check_error 1 "$work/does-not-exist.sprof"
 printf 'SPROF' >"$work/short.sprof"
 check_error 1 "$work/short.sprof"
+
+# --mrc on an event profile: no locality records (the model's numbers are
+# checked in tests/unit/test_analyze_mrc.cpp).
+check_error 1 --mrc "$work/small.sprof"
+expect_eq "$("$sprof" --mrc --format csv --cache 32K "$work/small.sprof" 2>&1 >/dev/null)" \
+  "sprof: $work/small.sprof: has no locality records: build the program with sprof-cc and run it under sprof_lib --locality" \
+  "--mrc without locality records"
+check_error 2 --mrc --policy fifo "$work/small.sprof"
+check_error 2 --mrc --cache 32Q "$work/small.sprof"
+check_error 2 --policy random "$work/small.sprof"
+check_error 2 --cache 1M "$work/small.sprof"
 
 # A truncated tail: a warning, and the complete interval is reported.
 size=$(stat -c %s "$work/small.sprof")

@@ -1,0 +1,146 @@
+#include "locality_data.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <map>
+#include <numeric>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "sprof/profile_io.hpp"
+
+namespace sprof::analyze {
+
+namespace {
+
+// The samples of one source, per thread and window, weighted by the
+// accesses of their window.
+void add_sampled(LocalityData& out, const Source& src, uint32_t source) {
+    const Locality& loc = src.profile.locality;
+    std::map<std::pair<uint32_t, uint32_t>, const LocalityWindow*> windows;
+    for (const LocalityWindow& w : loc.windows) {
+        if (!windows.try_emplace({w.tid, w.window}, &w).second)
+            throw ProfileError(fmt::format("{}: window {} of thread {} is recorded twice", src.path, w.window, w.tid));
+        out.accesses += w.accesses;
+        out.unseen_accesses += w.unseen_accesses;
+    }
+
+    std::vector<size_t> order(loc.samples.size());
+    std::iota(order.begin(), order.end(), size_t{0});
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        const ReuseSample &x = loc.samples[a], &y = loc.samples[b];
+        return std::tie(x.tid, x.window, x.distance) < std::tie(y.tid, y.window, y.distance);
+    });
+    uint64_t sampled_accesses = 0;
+    for (size_t i = 0; i < order.size();) {
+        const ReuseSample& head = loc.samples[order[i]];
+        size_t end = i;
+        while (end < order.size() && loc.samples[order[end]].tid == head.tid &&
+               loc.samples[order[end]].window == head.window)
+            ++end;
+        auto w = windows.find({head.tid, head.window});
+        if (w == windows.end())
+            throw ProfileError(fmt::format("{}: a reuse sample of thread {} is in window {}, which the profile does not define",
+                                           src.path, head.tid, head.window));
+        const uint64_t accesses = w->second->accesses;
+        if (accesses == 0)
+            throw ProfileError(fmt::format("{}: window {} of thread {} has reuse samples but no accesses", src.path,
+                                           head.window, head.tid));
+        if (out.streams.empty() || out.streams.back().source != source || out.streams.back().tid != head.tid)
+            out.streams.push_back({source, head.tid, {}, {}});
+        ReuseStream& stream = out.streams.back();
+        const size_t count = end - i;
+        stream.windows.push_back({accesses, stream.samples.size(), count});
+        for (; i < end; ++i) {
+            const ReuseSample& s = loc.samples[order[i]];
+            if (s.distance == 0)
+                throw ProfileError(fmt::format("{}: a reuse sample of thread {} has distance 0 (the trigger counts: "
+                                               "the least distance is 1)", src.path, s.tid));
+            stream.samples.push_back({s.distance, static_cast<double>(accesses) / static_cast<double>(count),
+                                      s.sample.function, s.trigger.function});
+        }
+        sampled_accesses += accesses;
+        out.samples += count;
+    }
+    uint64_t all = 0;
+    for (const LocalityWindow& w : loc.windows) all += w.accesses;
+    out.unsampled_accesses += all - sampled_accesses;
+}
+
+// The exact counts of one source, added to the totals of every thread.
+void add_exact(LocalityData& out, const Source& src, bool& have_curve) {
+    ExactTotals& t = out.totals;
+    for (const ExactCurve& c : src.profile.locality.exact) {
+        if (c.lru_misses.size() != c.lines.size() || c.random_misses.size() != c.random_lines.size())
+            throw ProfileError(fmt::format("{}: the exact curve of thread {} has a miss count per size missing",
+                                           src.path, c.tid));
+        if (!have_curve) {
+            t.lines = c.lines;
+            t.random_lines = c.random_lines;
+            t.lru_misses.assign(c.lines.size(), 0);
+            t.random_misses.assign(c.random_lines.size(), 0);
+            have_curve = true;
+        } else if (c.lines != t.lines || c.random_lines != t.random_lines) {
+            throw ProfileError(fmt::format("{}: the exact curve of thread {} counts at other cache sizes than "
+                                           "the first thread's", src.path, c.tid));
+        }
+        t.accesses += c.accesses;
+        ++out.threads;
+        for (size_t k = 0; k < c.lines.size(); ++k) t.lru_misses[k] += c.lru_misses[k];
+        for (size_t k = 0; k < c.random_lines.size(); ++k) t.random_misses[k] += c.random_misses[k];
+    }
+    out.accesses = t.accesses;
+    std::unordered_map<uint32_t, size_t> at;  // Dataset function → its entry in t.functions
+    for (size_t i = 0; i < t.functions.size(); ++i) at[t.functions[i].function] = i;
+    for (const ExactFunction& f : src.profile.locality.exact_functions) {
+        if (f.lru_misses.size() != t.lines.size())
+            throw ProfileError(fmt::format("{}: the exact counts of a function of thread {} have {} sizes, its "
+                                           "curve {}", src.path, f.tid, f.lru_misses.size(), t.lines.size()));
+        auto [it, added] = at.try_emplace(f.function, t.functions.size());
+        if (added) t.functions.push_back({0, f.function, 0, std::vector<uint64_t>(t.lines.size(), 0)});
+        ExactFunction& sum = t.functions[it->second];
+        sum.accesses += f.accesses;
+        for (size_t k = 0; k < f.lru_misses.size(); ++k) sum.lru_misses[k] += f.lru_misses[k];
+    }
+}
+
+}  // namespace
+
+LocalityData locality_data(const Dataset& d) {
+    LocalityData out;
+    bool have_curve = false;
+    for (uint32_t si = 0; si < d.sources.size(); ++si) {
+        const Source& src = d.sources[si];
+        const LocalityRun& run = src.profile.locality.run;
+        if (!run.present)
+            throw ProfileError(src.path + ": has no locality records: build the program with sprof-cc and run it "
+                               "under sprof_lib --locality");
+        if (run.mode != "sampled" && run.mode != "exact")
+            throw ProfileError(fmt::format("{}: unknown locality mode '{}' (sampled or exact)", src.path, run.mode));
+        if (!std::has_single_bit(run.line_size))
+            throw ProfileError(fmt::format("{}: cache line size {} is not a power of two", src.path, run.line_size));
+        const bool exact = run.mode == "exact";
+        if (si == 0) {
+            out.exact = exact;
+            out.line_size = run.line_size;
+            out.sample_period = run.sample_period;
+        } else if (exact != out.exact || run.line_size != out.line_size) {
+            throw ProfileError(fmt::format("{}: locality collected {} with {}-byte lines cannot be combined with {} "
+                                           "({} with {}-byte lines)", src.path, run.mode, run.line_size,
+                                           d.sources[0].path, d.sources[0].profile.locality.run.mode,
+                                           out.line_size));
+        }
+        if (exact) add_exact(out, src, have_curve);
+        else add_sampled(out, src, si);
+    }
+    if (!out.exact) out.threads = out.streams.size();
+    if (!out.exact && out.samples == 0)
+        throw ProfileError(fmt::format("{}: no reuse samples in {} accesses: sample more often "
+                                       "(sprof_lib --locality=RATE)", d.sources.at(0).path, out.accesses));
+    if (out.exact && !have_curve)
+        throw ProfileError(d.sources.at(0).path + ": the exact locality run recorded no miss counts");
+    return out;
+}
+
+}  // namespace sprof::analyze

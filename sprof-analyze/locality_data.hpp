@@ -1,0 +1,64 @@
+// The locality records of a dataset arranged for the cache models, checked
+// once here so the models can trust them. Every thread of every profile is
+// its own access stream with a private cache (profile.hpp, "Locality").
+#pragma once
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "dataset.hpp"
+
+namespace sprof::analyze {
+
+// One reuse sample as the models read it.
+struct StreamSample {
+    uint64_t distance = kNoReuse;  // accesses from the sample to the trigger, counting the trigger
+    double weight = 0;             // accesses it stands for: its window's accesses / its window's samples
+    uint32_t sample_function = kNoFunction;   // Dataset::functions index
+    uint32_t trigger_function = kNoFunction;
+};
+
+// A sampling window with at least one sample.
+struct StreamWindow {
+    uint64_t accesses = 0;
+    size_t first = 0, count = 0;  // its samples: ReuseStream::samples[first, first + count)
+};
+
+struct ReuseStream {
+    uint32_t source = 0;  // index into Dataset::sources
+    uint32_t tid = 0;
+    std::vector<StreamWindow> windows;
+    std::vector<StreamSample> samples;  // grouped by window; by distance within a window
+
+    std::span<const StreamSample> samples_of(const StreamWindow& w) const {
+        return std::span(samples).subspan(w.first, w.count);
+    }
+};
+
+// Exact counts summed over every thread (each a private cache).
+struct ExactTotals {
+    uint64_t accesses = 0;
+    std::vector<uint64_t> lines, lru_misses;        // the sizes the exact run counted
+    std::vector<uint64_t> random_lines, random_misses;
+    std::vector<ExactFunction> functions;           // one per Dataset function with accesses; tid unused
+};
+
+struct LocalityData {
+    bool exact = false;
+    uint32_t line_size = 0;
+    uint64_t sample_period = 0;        // sampled: mean accesses between samples
+    std::vector<ReuseStream> streams;  // sampled: the threads with samples
+    size_t threads = 0;                // threads with samples (sampled) or curves (exact)
+    uint64_t samples = 0;
+    uint64_t accesses = 0;             // instrumented accesses of every window (sampled) or thread (exact)
+    uint64_t unsampled_accesses = 0;   // in windows without a sample: no part of the model
+    uint64_t unseen_accesses = 0;      // not instrumented (libc's memcpy, memset, str*)
+    ExactTotals totals;                // exact
+};
+
+// Throws ProfileError with one line for a dataset whose locality records
+// the models cannot use: none at all, mixed line sizes or modes, samples of
+// windows never recorded, a line size that is not a power of two.
+LocalityData locality_data(const Dataset& d);
+
+}  // namespace sprof::analyze

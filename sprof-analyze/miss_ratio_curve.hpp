@@ -1,0 +1,78 @@
+// Miss-ratio curves and misses per function from a dataset's locality
+// records: the model behind `sprof --mrc` (its views are in report_mrc.cpp).
+//
+// Sampled profiles: LRU by StatStack (statstack.hpp) over each thread's
+// samples; random replacement by StatCache (statcache.hpp) per sampling
+// window. Threads and windows are combined weighted by their accesses.
+// Exact profiles: the exact simulator's counts, summed over threads.
+//
+// Confidence bands (95 %):
+// * LRU: bootstrap over samples — each thread's samples resampled with
+//   replacement (fixed seed), the whole model run on every replicate,
+//   percentiles 2.5 and 97.5. It is cheap here (one pass per replicate) and
+//   also catches the noise of the stack-distance conversion, which a
+//   binomial band on the share of missing samples ignores; the conversion
+//   has no smooth influence function (a loop puts every sample at one
+//   distance), so no analytic band fits it.
+// * Random replacement: the delta method on each window's equation
+//   (statcache.hpp), normal, clipped to [0, 1]. A bootstrap would solve the
+//   equation anew per replicate, 200 times the model's cost.
+// * Exact: low = high = the miss ratio.
+// Either way low ≤ miss_ratio ≤ high.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "locality_data.hpp"
+
+namespace sprof::analyze {
+
+enum class Policy { lru, random };
+const char* to_string(Policy p);
+
+struct CurvePoint {
+    uint64_t lines = 0;  // cache size in lines
+    double miss_ratio = 0, low = 0, high = 0;
+};
+
+struct CurveParams {
+    Policy policy = Policy::lru;
+    unsigned replicates = 200;  // bootstrap replicates (LRU)
+    uint64_t seed = 1;          // of the bootstrap, so a report can be repeated
+};
+
+struct MissRatioCurve {
+    std::vector<CurvePoint> points;  // ascending sizes
+    std::string band;                // how low and high were found, for the report
+};
+
+// At the sizes of cache_sizes_in_lines (sampled) or those the exact run
+// counted. Throws ProfileError when an exact profile has no counts for the
+// policy.
+MissRatioCurve miss_ratio_curve(const LocalityData& data, const CurveParams& params);
+
+struct FunctionMisses {
+    uint32_t function = kNoFunction;  // Dataset::functions index
+    double accesses = 0;              // its accesses (estimated when sampled)
+    double misses = 0;                // misses at its accesses (estimated when sampled)
+};
+
+struct FunctionMissTable {
+    uint64_t lines = 0;
+    double accesses = 0, misses = 0;        // all functions
+    std::vector<FunctionMisses> functions;  // most misses first
+};
+
+// Misses per function in a cache of `lines` lines. A sampled reuse's miss
+// belongs to its trigger (the access that misses); a line never reused
+// stands for the cold miss of its first access, which is not observed and
+// is charged to the sampled access's function. Each sample stands for its
+// window's accesses / samples. An exact profile has counts at its own sizes
+// only (std::invalid_argument for another) and for LRU only (ProfileError).
+FunctionMissTable function_misses(const LocalityData& data, Policy policy, uint64_t lines);
+
+// The sizes a profile's curve is given at (see miss_ratio_curve).
+std::vector<uint64_t> curve_sizes(const LocalityData& data, Policy policy);
+
+}  // namespace sprof::analyze
