@@ -19,7 +19,11 @@ void run(const Options& o) {
     if (o.report == Report::calibrate) return calibrate_machine(o, std::cout);
     if (o.report == Report::predict) return predict_runtime(o, std::cout);
 
-    Dataset data = load_dataset(o.profiles);
+    // Reports of whole profiles need no time line: fold it while reading,
+    // so a job of many ranks fits in memory.
+    const bool whole = (o.report == Report::flat || o.report == Report::imbalance) && o.plot_file.empty() &&
+                       o.export_file.empty();
+    Dataset data = load_dataset(o.profiles, {.fold = whole});
     for (const auto& s : data.sources)
         for (const auto& w : s.profile.warnings) std::cerr << "sprof: warning: " << w << '\n';
     if (o.report == Report::mrc) return report_locality(data, o);
@@ -36,6 +40,7 @@ void run(const Options& o) {
     case Report::timeline: return report_timeline(c);
     case Report::phases: return report_phases(c);
     case Report::warp: return report_warp(c);
+    case Report::imbalance: return report_imbalance(c);
     default: return;
     }
 }

@@ -15,6 +15,9 @@ Reports (default: the flat profile, functions by time):
   --phases[=auto|func:NAME]  program phases: automatic change points, or the
                              runs in which function NAME keeps running / idle
   --warp                     workload vectors per function and phase (JSON)
+  --imbalance                the ranks of an MPI/Slurm job side by side: per
+                             rank totals; per function max/mean of time and
+                             of every event, and the slowest rank
   --calibrate PROFILE... -o MACHINE.json
                              fit seconds per event on this machine (NNLS)
   --predict MACHINE.json PROFILE
@@ -110,6 +113,9 @@ Options parse_options(const std::vector<std::string>& args) {
         } else if (opt == "--by-function") {
             no_value();
             o.by_function = true;
+        } else if (opt == "--imbalance") {
+            no_value();
+            set_report(o, Report::imbalance, opt);
         } else if (opt == "--warp") {
             no_value();
             set_report(o, Report::warp, opt);

@@ -16,7 +16,7 @@ struct UsageError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-enum class Report { flat, info, timeline, phases, warp, calibrate, predict, mrc };
+enum class Report { flat, info, timeline, phases, warp, calibrate, predict, mrc, imbalance };
 
 struct PhaseSpec {
     std::string function;  // empty = automatic detection

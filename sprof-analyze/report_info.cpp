@@ -70,6 +70,10 @@ Json info_json(const Source& s) {
               {"hist_samples", h.hist_samples},
               {"hist_interval_ns", h.hist_interval_ns},
               {"slots", h.slots},
+              {"rank", h.rank >= 0 ? Json(h.rank) : Json(nullptr)},
+              {"ranks", h.ranks ? Json(h.ranks) : Json(nullptr)},
+              {"job_id", h.job_id},
+              {"launcher", h.launcher},
               {"events", events},
               {"threads", threads},
               {"intervals", s.n_intervals},
@@ -94,6 +98,9 @@ void info_text(std::ostream& out, const Source& s) {
     line("argv", fmt::format("{}", fmt::join(h.argv, " ")));
     line("pid", std::to_string(h.pid));
     line("host", h.hostname);
+    if (h.rank >= 0)
+        line("job", fmt::format("rank {} of {}, job {} ({})", h.rank, h.ranks ? std::to_string(h.ranks) : "?",
+                                h.job_id.empty() ? "?" : h.job_id, h.launcher));
     line("start", utc_time(h.start_unix_ns));
     line("clock", h.clock == "cpu" ? "cpu (thread CPU time)" : h.clock);
     line("sample interval", duration(h.sample_interval_ns));

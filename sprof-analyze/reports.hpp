@@ -24,6 +24,8 @@ void report_info(const Context& c);
 void report_timeline(const Context& c);
 // One row per phase (report_phases.cpp).
 void report_phases(const Context& c);
+// A job's ranks side by side, and what holds it back (report_imbalance.cpp).
+void report_imbalance(const Context& c);
 // Workload vectors per function and phase as JSON (warp.cpp).
 void report_warp(const Context& c);
 // A rate over time as PNG or SVG through gnuplot (plot.cpp).

@@ -101,7 +101,7 @@ mpi_job_vs_truth() {
     [ "$(id -u)" = 0 ] && mpirun+=(--allow-run-as-root)
     events=$(choose_events task-clock,page-faults,context-switches task-clock,page-faults)
     "${mpirun[@]}" -np 4 "$BIN/$collector" -e "$events" -o job.sprof \
-        "$WORK/mpi_unequal" -u 0.4 -p 3000 -o truth 2> mpirun.err || { cat mpirun.err; fail "the MPI job failed"; }
+        "$WORK/mpi_unequal" -u 0.4 -p 50000 -o truth 2> mpirun.err || { cat mpirun.err; fail "the MPI job failed"; }
     for r in 0 1 2 3; do [ -s job.rank$r.sprof ] || fail "no profile job.rank$r.sprof (ls: $(ls))"; done
     [ "$(ls ./*.sprof | wc -l)" = 4 ] || fail "more profiles than ranks: $(ls ./*.sprof)"
     "$BIN/sprof" --info --format json job.rank*.sprof > info.json
@@ -123,9 +123,13 @@ compute, fill = by["compute"], by["fill"]
 want = ratio(t["compute_cpu_s"])
 got = float(compute["max_over_mean"])
 print(f"compute: max/mean {got:.3f}, truth {want:.3f}; slowest rank {compute['slowest_rank']}")
-for r in range(4):  # each rank's compute time within 3 samples (10 ms) and 5 %
-    est, tr = float(compute[f"rank{r}_s"]), t["compute_cpu_s"][r]
-    assert abs(est - tr) <= max(0.03, 0.05 * tr), f"rank {r}: compute {est:.3f} s, truth {tr:.3f} s"
+# Each rank's share of the job's compute time within 2 points. (Shares, not
+# seconds: compute's own clock includes its clock_gettime calls, which the
+# profile rightly charges to the vDSO/libc, a few percent on every rank.)
+est = [float(compute[f"rank{r}_s"]) for r in range(4)]
+for r in range(4):
+    got_share, want_share = est[r] / sum(est), t["compute_cpu_s"][r] / sum(t["compute_cpu_s"])
+    assert abs(got_share - want_share) <= 0.02, f"rank {r}: {got_share:.3f} of compute, truth {want_share:.3f}"
 assert abs(got - want) <= 0.05 * want, f"compute max/mean {got:.3f}, truth {want:.3f}"
 assert compute["slowest_rank"] == "3", compute
 fwant, fgot = ratio(t["fill_faults"]), float(fill["page-faults_max_over_mean"])
@@ -144,13 +148,14 @@ PY
     [ "$rc" != 0 ] || fail "mpirun says the job that lost a rank succeeded"
     for r in 0 1 2; do [ -s job.rank$r.sprof ] || fail "no profile job.rank$r.sprof after a rank was lost"; done
     "$BIN/sprof" --imbalance job.rank*.sprof > report.txt 2> report.err || fail "no report for a job that lost a rank: $(cat report.err)"
-    # Rank 1 was killed (sprof_lib: no END; sprof_pt saw it die of SIGKILL);
-    # the launcher then stops the others, with SIGTERM.
+    # Rank 1 was killed (sprof_lib: no END; sprof_pt saw it die of SIGKILL).
+    # The launcher then stops the others (SIGTERM, then SIGKILL after a grace
+    # period): they are incomplete too, but their work is in the report.
     grep -Eq "^rank 1: incomplete, .*(no END record|signal 9 )" report.txt ||
         fail "the report does not name rank 1 killed: $(cat report.txt report.err)"
-    if grep -E "^rank [02]: incomplete" report.txt | grep -v "signal 15 (TERM)"; then
-        fail "ranks 0 and 2 can only have been stopped by the launcher (SIGTERM)"
-    fi
+    for r in 0 2; do
+        grep -Eq "^ +$r +[^ ]+ +1 +(yes|no) +[1-9]" report.txt || fail "rank $r's work is not in the report: $(cat report.txt)"
+    done
     cd ..
     pass "$collector: a job that lost rank 1 still reports, and names rank 1 incomplete"
 }
