@@ -110,6 +110,35 @@ Dataset merge_profiles(std::vector<Source> sources) {
     return d;
 }
 
+std::vector<RankSources> group_by_rank(const Dataset& d) {
+    std::map<int, std::vector<uint32_t>> by_rank;
+    for (uint32_t s = 0; s < d.sources.size(); ++s) {
+        const int rank = d.sources[s].profile.header.rank;
+        by_rank[rank >= 0 ? rank : static_cast<int>(s)].push_back(s);
+    }
+    std::vector<RankSources> out;
+    for (auto& [rank, sources] : by_rank) out.push_back({rank, std::move(sources)});
+    return out;
+}
+
+Dataset subset(const Dataset& d, const std::vector<uint32_t>& sources) {
+    Dataset out;
+    out.events = d.events;
+    out.functions = d.functions;
+    std::vector<int> new_index(d.sources.size(), -1);
+    for (uint32_t s : sources) {
+        new_index[s] = static_cast<int>(out.sources.size());
+        out.sources.push_back(d.sources[s]);
+    }
+    for (size_t i = 0; i < d.intervals.size(); ++i) {
+        const int to = new_index[d.interval_source[i]];
+        if (to < 0) continue;
+        out.intervals.push_back(d.intervals[i]);
+        out.interval_source.push_back(static_cast<uint32_t>(to));
+    }
+    return out;
+}
+
 void fold_intervals(Source& s) {
     Profile& p = s.profile;
     s.n_intervals = p.intervals.size();

@@ -38,6 +38,19 @@ struct Dataset {
     std::string program() const;  // the first source's program ("" if none)
 };
 
+// The sources of each rank of a parallel job, ascending rank: a rank's own
+// profile and those of the images and processes it started (same rank in
+// their header). A profile outside a job is a rank of its own, numbered by
+// its position among the sources.
+struct RankSources {
+    int rank = 0;
+    std::vector<uint32_t> sources;  // indices into Dataset::sources
+};
+std::vector<RankSources> group_by_rank(const Dataset& d);
+
+// The intervals of the given sources only (a copy; functions and events as in d).
+Dataset subset(const Dataset& d, const std::vector<uint32_t>& sources);
+
 // Merges profiles already in memory (the sources' intervals are moved out).
 Dataset merge_profiles(std::vector<Source> sources);
 

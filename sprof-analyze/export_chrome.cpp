@@ -1,24 +1,31 @@
 // --export chrome-trace: Chrome trace-event JSON (opens in Perfetto UI and
 // chrome://tracing): a counter track per rate, the phases and each row's top
 // function as spans. Timestamps are microseconds since the profile start.
+#include <algorithm>
 #include <fstream>
+
+#include <fmt/format.h>
 
 #include "phases.hpp"
 #include "reports.hpp"
 
 namespace sprof::analyze {
 
-void export_chrome_trace(const Context& c) {
-    const Dataset& d = c.data;
+namespace {
+
+// The tracks of one process (a rank of a job, or the whole dataset):
+// phases, top function per row, a counter per rate; its times shifted by
+// `offset_ns` onto the common time line.
+void add_process(Json& events, const Dataset& d, const Context& c, int pid, const std::string& name,
+                 uint64_t offset_ns) {
     const Estimator est = c.options.estimator;
     auto rows = time_rows(d);
     auto phases = find_phases(d, rows, c.rates, c.options);
-    const int pid = static_cast<int>(d.sources.empty() ? 1 : d.sources.front().profile.header.pid);
     const int phase_track = 1, function_track = 2;
-    auto us = [](uint64_t ns) { return static_cast<double>(ns) / 1000.0; };
+    auto us = [](uint64_t ns) { return static_cast<double>(ns) / 1000.0; };  // a duration
+    auto at = [&](uint64_t ns) { return us(ns + offset_ns); };                 // a time stamp
 
-    Json events = Json::array();
-    events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", pid}, {"args", {{"name", d.program()}}}});
+    events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", pid}, {"args", {{"name", name}}}});
     events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", pid}, {"tid", phase_track},
                       {"args", {{"name", "phases"}}}});
     events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", pid}, {"tid", function_track},
@@ -30,7 +37,7 @@ void export_chrome_trace(const Context& c) {
                           {"ph", "X"},
                           {"pid", pid},
                           {"tid", phase_track},
-                          {"ts", us(first.start_ns)},
+                          {"ts", at(first.start_ns)},
                           {"dur", us(last.end_ns - first.start_ns)},
                           {"args", {{"phase", i + 1}, {"intervals", phases[i].last - phases[i].first}}}});
     }
@@ -43,16 +50,40 @@ void export_chrome_trace(const Context& c) {
                 events.push_back({{"name", c.rates.rates()[k].name},
                                   {"ph", "C"},
                                   {"pid", pid},
-                                  {"ts", us(r.start_ns)},
+                                  {"ts", at(r.start_ns)},
                                   {"args", {{c.rates.rates()[k].name, *values[k]}}}});
         if (!functions.empty())
             events.push_back({{"name", d.functions[functions.front().function].name},
                               {"ph", "X"},
                               {"pid", pid},
                               {"tid", function_track},
-                              {"ts", us(r.start_ns)},
+                              {"ts", at(r.start_ns)},
                               {"dur", us(r.end_ns - r.start_ns)},
                               {"args", {{"samples", all.samples}}}});
+    }
+}
+
+}  // namespace
+
+void export_chrome_trace(const Context& c) {
+    const Dataset& d = c.data;
+    Json events = Json::array();
+    const auto ranks = group_by_rank(d);
+    const bool job = std::any_of(d.sources.begin(), d.sources.end(),
+                                 [](const Source& s) { return s.profile.header.rank >= 0; });
+    if (!job || ranks.size() < 2) {
+        const int pid = static_cast<int>(d.sources.empty() ? 1 : d.sources.front().profile.header.pid);
+        add_process(events, d, c, pid, d.program(), 0);
+    } else {
+        // A job: each rank its own process track, on one time line (the
+        // ranks' wall-clock starts, relative to the first).
+        uint64_t t0 = UINT64_MAX;
+        for (const Source& s : d.sources) t0 = std::min(t0, s.profile.header.start_unix_ns);
+        for (const RankSources& r : ranks) {
+            const ProfileHeader& h = d.sources[r.sources.front()].profile.header;
+            const std::string name = fmt::format("rank {} ({}, pid {})", r.rank, h.hostname, h.pid);
+            add_process(events, subset(d, r.sources), c, r.rank + 1, name, h.start_unix_ns - t0);
+        }
     }
     std::ofstream out(c.options.export_file);
     out << dump_json(Json{{"traceEvents", events}, {"displayTimeUnit", "ms"}}) << '\n';

@@ -50,28 +50,20 @@ ImbalanceRow make_row(std::optional<uint32_t> function, const std::vector<const 
 
 Imbalance imbalance(const Dataset& d, const ImbalanceParams& params) {
     Imbalance out;
-    // Sources by rank: a rank's own profile, and those of the images it
-    // exec'd into and the processes it started (same rank in their header).
     std::map<int, size_t> slot_of_rank;
-    for (uint32_t s = 0; s < d.sources.size(); ++s) {
-        const ProfileHeader& h = d.sources[s].profile.header;
-        const int rank = h.rank >= 0 ? h.rank : static_cast<int>(s);
-        out.ranks_expected = std::max(out.ranks_expected, static_cast<int>(h.ranks));
-        if (slot_of_rank.emplace(rank, 0).second) {
-            RankSummary r;
-            r.rank = rank;
-            r.host = h.hostname;
-            r.total = Counts(d.events.size());
-            out.ranks.push_back(std::move(r));
+    for (const RankSources& group : group_by_rank(d)) {
+        RankSummary r;
+        r.rank = group.rank;
+        r.sources = group.sources;
+        r.total = Counts(d.events.size());
+        for (uint32_t s : group.sources) {
+            const Profile& p = d.sources[s].profile;
+            r.host = p.header.hostname;
+            out.ranks_expected = std::max(out.ranks_expected, static_cast<int>(p.header.ranks));
+            if (!p.end.present || p.end.how == EndHow::signal) r.complete = false;
         }
-    }
-    std::sort(out.ranks.begin(), out.ranks.end(), [](const auto& a, const auto& b) { return a.rank < b.rank; });
-    for (size_t i = 0; i < out.ranks.size(); ++i) slot_of_rank[out.ranks[i].rank] = i;
-    for (uint32_t s = 0; s < d.sources.size(); ++s) {
-        const Profile& p = d.sources[s].profile;
-        RankSummary& r = out.ranks[slot_of_rank[p.header.rank >= 0 ? p.header.rank : static_cast<int>(s)]];
-        r.sources.push_back(s);
-        if (!p.end.present || p.end.how == EndHow::signal) r.complete = false;
+        slot_of_rank[r.rank] = out.ranks.size();
+        out.ranks.push_back(std::move(r));
     }
     for (int rank = 0; rank < out.ranks_expected; ++rank)
         if (!slot_of_rank.contains(rank)) out.missing_ranks.push_back(rank);

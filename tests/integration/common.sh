@@ -137,7 +137,17 @@ print(f"fill: page-faults max/mean {fgot:.3f}, truth {fwant:.3f}; slowest rank {
 assert abs(fgot - fwant) <= 0.10 * fwant, f"fill page-faults max/mean {fgot:.3f}, truth {fwant:.3f}"
 assert fill["page-faults_slowest_rank"] == "3", fill
 PY
-    pass "$collector under mpirun: one profile per rank, imbalance as the ranks measured it"
+    "$BIN/sprof" --export chrome-trace trace.json job.rank*.sprof
+    python3 - trace.json <<'PY'
+import json, sys
+events = json.load(open(sys.argv[1]))["traceEvents"]
+names = {e["pid"]: e["args"]["name"] for e in events if e["name"] == "process_name"}
+assert sorted(n.split(" (")[0] for n in names.values()) == [f"rank {r}" for r in range(4)], names
+for pid in names:  # every rank: its own spans and counter tracks
+    assert any(e["pid"] == pid and e["ph"] == "X" for e in events), names[pid]
+    assert any(e["pid"] == pid and e["ph"] == "C" for e in events), names[pid]
+PY
+    pass "$collector under mpirun: one profile per rank, imbalance as the ranks measured it, a track per rank"
 
     mkdir killed && cd killed
     set +e
