@@ -134,6 +134,15 @@ TEST_CASE("stack distances: compaction keeps them exact (against the Mattson sta
     }
 }
 
+TEST_CASE("stack distances: memory follows the distinct lines, not the accesses") {
+    StackDistances sd(4);
+    for (uint64_t line : cyclic_sweep(1000, 1000)) sd.access(line);
+    CHECK(sd.accesses() == 1'000'000);
+    CHECK(sd.distinct_lines() == 1000);
+    // Grown by doubling from 4 to at least twice the lines, and no further.
+    CHECK(sd.slots() == 2048);
+}
+
 TEST_CASE("LRU curve: a cyclic sweep misses always below N lines and only cold at N") {
     const uint64_t n = 64, rounds = 10;
     ExactLruCurve curve({n - 2, n - 1, n, n + 1});

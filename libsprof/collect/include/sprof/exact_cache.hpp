@@ -76,6 +76,7 @@ public:
 
     uint64_t accesses() const { return now_; }
     uint64_t distinct_lines() const { return latest_.size(); }
+    uint64_t slots() const { return owner_.size(); }  // the tree's size now
 
 private:
     struct Latest {
