@@ -12,7 +12,8 @@ namespace sprof {
 constexpr uint16_t kFormatMajor = 1;
 // Minor 1: INTERVAL records with the same (tid, seq) are parts of one
 // interval (docs/FORMAT.md). Readers of 1.0 still read such files.
-constexpr uint16_t kFormatMinor = 1;
+// Minor 2: locality records (Profile::locality); older readers skip them.
+constexpr uint16_t kFormatMinor = 2;
 
 struct ProfileEvent {
     std::string name;
