@@ -22,6 +22,7 @@
 #include <memory>
 
 #include "fatal_signals.hpp"
+#include "locality/locality_runtime.hpp"
 #include "sampler.hpp"
 #include "sprof/backend.hpp"
 #include "sprof/control_file.hpp"
@@ -105,6 +106,7 @@ void drain(Runtime& rt, bool final) {
             }
         }
     }
+    locality::drain(*rt.session, final);
 }
 
 // Lost samples so far, of reclaimed and of live threads.
@@ -278,6 +280,7 @@ void on_thread_start() {
     try {
         start_thread(*g_rt->backend, g_rt->opts.sample_interval_ns, g_rt->signo);
         tls_sampled = true;
+        locality::thread_start();
     } catch (const std::exception& e) {
         warn(std::string("thread ") + std::to_string(gettid()) + " not sampled: " + e.what());
     }
@@ -286,6 +289,7 @@ void on_thread_start() {
 void on_thread_exit() {
     stop_thread();
     tls_sampled = false;
+    locality::thread_exit();
 }
 
 void on_fork_child() {
@@ -295,6 +299,7 @@ void on_fork_child() {
     g_rt->active = false;
     forget_thread();
     tls_sampled = false;
+    locality::fork_child();
 }
 
 bool is_owner() { return g_rt && g_rt->session && getpid() == g_rt->owner; }

@@ -11,6 +11,9 @@ set_target_properties(sprof_access PROPERTIES CXX_VISIBILITY_PRESET hidden VISIB
 target_link_libraries(sprof_access PRIVATE atomic)  # the 16-byte atomics
 install(TARGETS sprof_access LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 
+target_sources(sprof_rt PRIVATE ${SPROF_LOCALITY_DIR}/locality_threads.cpp ${SPROF_LOCALITY_DIR}/locality_records.cpp)
+target_link_libraries(sprof_rt PRIVATE atomic)
+
 # The C library's memory functions, which the compiler does not instrument:
 # ld --wrap sends the program's calls to the hooks' __wrap_ functions.
 set(SPROF_WRAPPED_FUNCTIONS memcpy mempcpy memmove memset __memcpy_chk __mempcpy_chk __memmove_chk

@@ -27,7 +27,7 @@ struct Stream {
 
     void access(uint64_t line, bool write = false) {
         lines.push_back(line);
-        if (uint64_t n = count_access(hot, line))
+        if (uint64_t n; count_access(hot, line, n))
             sampler.access(hot, n, line, Access{line * 64 + 8, n, 8, write});
     }
     void finish() { sampler.finish(lines.size(), hot.unseen_words, samples, windows); }
@@ -123,7 +123,7 @@ TEST_CASE("windows of W accesses: samples belong to the window of their sample a
     constexpr uint64_t W = 1000;
     Stream s({.line_size = 64, .period = 10, .window_accesses = W});
     for (uint64_t i = 0; i < 5500; ++i) s.access(i % 37);
-    s.hot.unseen_words = 12;
+    s.hot.unseen_words.store(12);
     s.finish();
     REQUIRE(s.windows.size() == 6);
     std::map<uint32_t, uint64_t> per_window;
@@ -143,17 +143,20 @@ TEST_CASE("windows of W accesses: samples belong to the window of their sample a
 
 TEST_CASE("the fast path: nothing to do for unwatched lines between sample points") {
     HotPath h;
-    CHECK(count_access(h, 5) == 1);  // zero-initialised: the first access sets up
+    uint64_t n = 0;
+    CHECK(count_access(h, 5, n));  // zero-initialised: the first access sets up
+    CHECK(n == 1);
     disarm(h);
-    for (int i = 0; i < 1000; ++i) CHECK(count_access(h, static_cast<uint64_t>(i)) == 0);
-    CHECK(h.count.load() == 1001);
+    for (uint64_t i = 0; i < 1000; ++i) CHECK_FALSE(count_access(h, i, n));
+    CHECK(n == 1001);
 
     ReuseSampler sampler({.line_size = 64, .period = 1'000'000, .window_accesses = 1'000'000'000}, 1, 3);
     sampler.arm(h);
     // A line is watched only at a sample point; before the first one, none is.
     const uint64_t first = h.next_event;
     uint64_t slow = 0;
-    for (uint64_t n = h.count.load() + 1; n < std::min<uint64_t>(first, 100'000); ++n) slow += count_access(h, n) != 0;
+    for (uint64_t line = h.count.load() + 1; line < std::min<uint64_t>(first, 100'000); ++line)
+        slow += count_access(h, line, n);
     CHECK(slow == 0);
 }
 

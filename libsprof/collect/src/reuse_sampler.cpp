@@ -215,7 +215,7 @@ void ReuseSampler::access(HotPath& h, uint64_t n, uint64_t line, const Access& a
         ++window_samples_;
         next_sample_ = n + gap();
     }
-    if (n >= window_end_) close_window(n, h.unseen_words);
+    if (n >= window_end_) close_window(n, h.unseen_words.load(std::memory_order_relaxed));
     arm(h);
     if (retired_filter_) {
         std::atomic_signal_fence(std::memory_order_seq_cst);  // h points at the new filter first

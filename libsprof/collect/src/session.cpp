@@ -55,8 +55,7 @@ uint32_t ProfileSession::object_id(const std::string& path) {
     return it->second;
 }
 
-uint32_t ProfileSession::function_id(uint64_t pc) {
-    Resolved r = space_.resolve(pc);
+uint32_t ProfileSession::function_id(const Resolved& r) {
     if (r.function) {
         auto it = by_range_.find(r.function);
         if (it != by_range_.end()) return it->second;
@@ -79,6 +78,11 @@ uint32_t ProfileSession::function_id(uint64_t pc) {
         writer_.add_function(ProfileFunction{unknown_, kNoObject, 0, 0, "[unknown]"});
     }
     return unknown_;
+}
+
+CodeRef ProfileSession::code_ref(uint64_t pc) {
+    const Resolved r = space_.resolve(pc);
+    return CodeRef{function_id(r), r.function ? pc - r.bias : pc};
 }
 
 void ProfileSession::flush(IntervalBuilder& b, uint64_t end_ns) {
@@ -104,7 +108,7 @@ void ProfileSession::add_sample(uint32_t tid, const RawSample& raw) {
             end = (s.wall_ns / T + 1) * T;
         }
     }
-    b.add(function_id(s.pc), s);
+    b.add(function_id(space_.resolve(s.pc)), s);
     ++samples_;
     if (!header_.hist_interval_ns && b.samples() >= header_.hist_samples) flush(b, s.wall_ns);
 }

@@ -36,23 +36,19 @@ struct HotPath {
     uint64_t next_event = 0;         // the slow path runs when count reaches this
     const uint8_t* filter = nullptr; // per bucket of lines: nonzero when one may be watched
     uint32_t filter_shift = 0;       // bucket of a line: (line · kLineHashFactor) >> filter_shift
-    uint64_t unseen_words = 0;       // memcpy/memset/str* traffic the compiler did not instrument
+    std::atomic<uint64_t> unseen_words{0};  // memcpy/memset/str* traffic the compiler did not instrument
 };
 
 constexpr uint64_t kLineHashFactor = 0x9e3779b97f4a7c15ull;  // 2^64 / golden ratio: spreads strided lines
 
 inline size_t filter_bucket(uint64_t line, uint32_t shift) { return (line * kLineHashFactor) >> shift; }
 
-// Counts one access of the stream and says whether it needs the slow path.
-// Returns the access's number (1, 2, 3 …) or 0 when the fast path is enough.
-inline uint64_t count_access(HotPath& h, uint64_t line) {
-    const uint64_t n = h.count.load(std::memory_order_relaxed) + 1;
+// Counts one access of the stream (its number, 1, 2, 3 …, goes to n) and
+// says whether it needs the slow path.
+inline bool count_access(HotPath& h, uint64_t line, uint64_t& n) {
+    n = h.count.load(std::memory_order_relaxed) + 1;
     h.count.store(n, std::memory_order_relaxed);  // one owner: a plain add, readable by another thread
-    if (n >= h.next_event) [[unlikely]]
-        return n;
-    if (h.filter[filter_bucket(line, h.filter_shift)]) [[unlikely]]
-        return n;
-    return 0;
+    return n >= h.next_event || h.filter[filter_bucket(line, h.filter_shift)];
 }
 
 // Points the fast path at nothing: no sample points, no watched lines.

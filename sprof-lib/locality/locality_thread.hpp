@@ -1,0 +1,46 @@
+// One thread's locality collection, shared by the thread itself (its hooks)
+// and the writer thread that drains it.
+#pragma once
+#include <sys/types.h>
+
+#include <atomic>
+#include <memory>
+
+#include "sprof/reuse_sampler.hpp"
+
+namespace sprof::rt::locality {
+
+// A spin lock the owner takes in its slow path (rarely: sample points,
+// triggers, window ends) and the writer takes to close a thread.
+class SpinLock {
+public:
+    void lock() {
+        while (flag_.test_and_set(std::memory_order_acquire)) {
+#if defined(__x86_64__)
+            __builtin_ia32_pause();
+#endif
+        }
+    }
+    void unlock() { flag_.clear(std::memory_order_release); }
+
+private:
+    std::atomic_flag flag_ = ATOMIC_FLAG_INIT;
+};
+
+struct ThreadState {
+    pid_t tid = 0;
+    HotPath* hot = nullptr;  // the thread's own (thread-local); valid until `exited`
+    std::unique_ptr<ReuseSampler> sampler;
+    bool busy = false;       // the owner only: in its slow path (a signal handler of its own stays out)
+    SpinLock lock;           // guards what follows, and the collector against closing
+    bool closed = false;     // collection is over: the owner leaves the collector alone
+    bool exited = false;     // the thread is gone; its totals are below
+    uint64_t final_count = 0;
+    uint64_t final_unseen = 0;
+};
+
+constexpr unsigned kMaxLocalityThreads = 4096;
+// Published by their threads, reclaimed by the writer after they exit.
+extern std::atomic<ThreadState*> g_threads[kMaxLocalityThreads];
+
+}  // namespace sprof::rt::locality

@@ -1,0 +1,153 @@
+// The collecting side of the access hooks: each thread's fast path on its
+// own thread-local HotPath, its slow path into its sampler, and the start
+// and end of a thread's collection. The hooks' entry points are included at
+// the end: preloaded, they take the place of libsprof_access.so's no-ops.
+#include <unistd.h>
+
+#include <algorithm>
+#include <bit>
+#include <cstdio>
+
+#include "locality_runtime.hpp"
+#include "locality_thread.hpp"
+
+namespace sprof::rt::locality {
+
+std::atomic<ThreadState*> g_threads[kMaxLocalityThreads];
+
+namespace {
+
+struct Settings {
+    bool on = false;
+    SamplerSettings sampler;
+    uint64_t seed = 0;
+};
+Settings g_settings;
+uint32_t g_line_shift = 6;  // log2 of the line size, read by every access
+std::atomic<uint64_t> g_thread_ordinal{0};
+
+// initial-exec: a preloaded library's TLS is static, one %fs-relative access.
+// Zero-initialised, it sends a thread's first access to the slow path.
+__thread HotPath tls_hot __attribute__((tls_model("initial-exec")));
+__thread ThreadState* tls_state __attribute__((tls_model("initial-exec"))) = nullptr;
+
+// The slow path: a thread not collected (or not yet) is disarmed; a signal
+// handler that interrupts the slow path of its thread counts its accesses
+// but samples none.
+// Its arguments in registers, so the fast path needs no stack frame.
+__attribute__((noinline)) void slow_access(uint64_t n, uint64_t line, uint64_t address, uint32_t size, bool write,
+                                           void* return_address) {
+    const Access a{address, reinterpret_cast<uint64_t>(return_address) - 1, size, write};  // inside the call
+    ThreadState* t = tls_state;
+    if (!t) {
+        disarm(tls_hot);
+        return;
+    }
+    if (t->busy) return;
+    t->busy = true;
+    t->lock.lock();
+    if (t->closed) disarm(tls_hot);
+    else t->sampler->access(tls_hot, n, line, a);
+    t->lock.unlock();
+    t->busy = false;
+}
+
+inline void note_line(uint64_t line, uint64_t address, uint32_t size, bool write, void* pc) {
+    if (uint64_t n; count_access(tls_hot, line, n)) [[unlikely]]
+        slow_access(n, line, address, size, write, pc);
+}
+
+// One access per line the range touches, as a cache sees it.
+void note_range(const volatile void* p, size_t size, bool write, void* pc) {
+    const auto start = reinterpret_cast<uint64_t>(p);
+    const uint32_t shift = g_line_shift;
+    if (size == 0) return;
+    const uint64_t end = start + size;
+    for (uint64_t line = start >> shift; line <= (end - 1) >> shift; ++line) {
+        const uint64_t from = std::max(start, line << shift);
+        const uint64_t to = std::min(end, (line + 1) << shift);
+        note_line(line, from, static_cast<uint32_t>(to - from), write, pc);
+    }
+}
+
+// Accesses of 1 to 8 bytes are naturally aligned (gcc calls the _range
+// hooks otherwise) and lines are at least 8 bytes: one line each.
+template <unsigned Size>
+[[gnu::always_inline]] inline void note_access(const volatile void* p, bool write, void* pc) {
+    if constexpr (Size <= 8) {
+        const auto address = reinterpret_cast<uint64_t>(p);
+        note_line(address >> g_line_shift, address, Size, write, pc);
+    } else {
+        note_range(p, Size, write, pc);
+    }
+}
+
+inline void note_unseen(size_t bytes) {
+    tls_hot.unseen_words.store(tls_hot.unseen_words.load(std::memory_order_relaxed) + (bytes + 7) / 8,
+                               std::memory_order_relaxed);
+}
+
+uint64_t splitmix64(uint64_t x) {
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+}  // namespace
+
+void start(const LocalityRun& run) {
+    g_settings.sampler = SamplerSettings{run.line_size, run.sample_period, run.window_accesses};
+    g_settings.seed = run.seed;
+    g_line_shift = static_cast<uint32_t>(std::countr_zero(run.line_size));
+    g_settings.on = true;
+}
+
+bool active() { return g_settings.on; }
+
+void thread_start() {
+    if (!g_settings.on || tls_state) return;
+    auto t = std::make_unique<ThreadState>();
+    t->tid = gettid();
+    t->hot = &tls_hot;
+    // The n-th thread to start samples at the same points in every run with
+    // this seed (the main thread is the first).
+    const uint64_t ordinal = g_thread_ordinal.fetch_add(1);
+    t->sampler = std::make_unique<ReuseSampler>(g_settings.sampler, t->tid, splitmix64(g_settings.seed ^ ordinal));
+    for (auto& slot : g_threads) {
+        ThreadState* expected = nullptr;
+        if (slot.compare_exchange_strong(expected, t.get())) {
+            tls_hot.count.store(0, std::memory_order_relaxed);
+            tls_hot.unseen_words.store(0, std::memory_order_relaxed);
+            t->sampler->arm(tls_hot);
+            tls_state = t.release();
+            return;
+        }
+    }
+    std::fprintf(stderr, "sprof: thread %d: more than %u threads, its locality is not collected\n", t->tid,
+                 kMaxLocalityThreads);
+}
+
+void thread_exit() {
+    ThreadState* t = tls_state;
+    if (!t) return;
+    t->busy = true;  // the slow path of this thread is over
+    disarm(tls_hot);
+    t->lock.lock();
+    t->final_count = tls_hot.count.load(std::memory_order_relaxed);
+    t->final_unseen = tls_hot.unseen_words.load(std::memory_order_relaxed);
+    t->exited = true;  // the writer finishes and frees it
+    t->lock.unlock();
+    tls_state = nullptr;
+}
+
+void fork_child() {
+    g_settings.on = false;
+    tls_state = nullptr;
+    disarm(tls_hot);
+}
+
+}  // namespace sprof::rt::locality
+
+using namespace sprof::rt::locality;
+#include "tsan_entry_points.inc"
