@@ -18,16 +18,17 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <memory>
 
 #include "fatal_signals.hpp"
 #include "locality/locality_runtime.hpp"
 #include "sampler.hpp"
 #include "sprof/backend.hpp"
+#include "sprof/clock.hpp"
 #include "sprof/control_file.hpp"
 #include "sprof/events.hpp"
 #include "sprof/launch.hpp"
+#include "sprof/proc.hpp"
 #include "sprof/run_options.hpp"
 #include "sprof/session.hpp"
 
@@ -77,13 +78,6 @@ thread_local bool tls_sampled __attribute__((tls_model("initial-exec"))) = false
 void warn(const std::string& msg) {
     std::string line = "sprof: " + msg + "\n";
     if (write(STDERR_FILENO, line.data(), line.size()) < 0) {}
-}
-
-std::string thread_name(pid_t tid) {
-    std::ifstream in("/proc/self/task/" + std::to_string(tid) + "/comm");
-    std::string name;
-    std::getline(in, name);
-    return name;
 }
 
 // Moves every buffered sample into the session; reclaims slots of exited threads.
@@ -218,17 +212,10 @@ void set_up() {
     rt->owner = getpid();
     rt->backend = make_backend(rt->opts.backend, run.events, run.slots);
 
-    char exe[4096] = {};
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    std::string program = n > 0 ? std::string(exe, n) : "unknown";
-
-    std::vector<std::string> argv;
-    {
-        std::ifstream cmdline("/proc/self/cmdline");
-        for (std::string arg; std::getline(cmdline, arg, '\0');) argv.push_back(arg);
-    }
+    std::string program = exe_path(0);
+    if (program.empty()) program = "unknown";
     ProfileHeader h =
-        make_profile_header("sprof_lib", rt->opts, run.events, run.slots, program, std::move(argv), rt->owner);
+        make_profile_header("sprof_lib", rt->opts, run.events, run.slots, program, command_line(0), rt->owner);
     std::vector<ObjectSymbols> tables;  // precomputed by preprof: no ELF reading at start
     if (!rt->opts.control.empty()) tables = read_control_file(rt->opts.control).tables;
 

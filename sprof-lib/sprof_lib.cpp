@@ -11,6 +11,7 @@
 #include "sprof/control_file.hpp"
 #include "sprof/events.hpp"
 #include "sprof/launch.hpp"
+#include "sprof/proc.hpp"
 #include "sprof/run_options.hpp"
 
 namespace {
@@ -18,7 +19,8 @@ namespace {
 // libsprof_rt.so next to this tool: <prefix>/bin/sprof_lib → <prefix>/lib*/libsprof_rt.so.
 std::string runtime_library() {
     namespace fs = std::filesystem;
-    fs::path self = fs::read_symlink("/proc/self/exe");
+    const fs::path self = sprof::exe_path(0);
+    if (self.empty()) throw std::runtime_error("cannot read /proc/self/exe to find libsprof_rt.so");
     for (const char* dir : {"lib", "lib64", "lib/x86_64-linux-gnu", "lib/aarch64-linux-gnu"}) {
         fs::path candidate = self.parent_path().parent_path() / dir / "libsprof_rt.so";
         if (fs::exists(candidate)) return candidate.string();

@@ -15,12 +15,13 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <ctime>
-#include <fstream>
 #include <stdexcept>
 
 #include "launch_traced.hpp"
+#include "sprof/clock.hpp"
 #include "sprof/perf_event.hpp"
+#include "sprof/proc.hpp"
+#include "sprof/program_counter.hpp"
 #include "tick_source.hpp"
 
 namespace sprof::pt {
@@ -33,36 +34,11 @@ constexpr uint64_t kFlushPeriodNs = 100'000'000;
 // Signals meant for sprof_pt that the program should get instead.
 constexpr int kForwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 
-uint64_t monotonic_ns() {
-    timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return uint64_t(ts.tv_sec) * 1'000'000'000u + uint64_t(ts.tv_nsec);
-}
-
 uint64_t program_counter(pid_t tid, bool& ok) {
     user_regs_struct regs{};
     iovec io{&regs, sizeof regs};
     ok = ptrace(PTRACE_GETREGSET, tid, reinterpret_cast<void*>(NT_PRSTATUS), &io) == 0;
-#if defined(__x86_64__)
-    return regs.rip;
-#elif defined(__aarch64__)
-    return regs.pc;
-#else
-#error "sprof_pt: program counter extraction not implemented for this architecture"
-#endif
-}
-
-std::string exe_of(pid_t pid) {
-    char buf[4096];
-    ssize_t n = readlink(("/proc/" + std::to_string(pid) + "/exe").c_str(), buf, sizeof buf - 1);
-    return n > 0 ? std::string(buf, static_cast<size_t>(n)) : std::string();
-}
-
-std::vector<std::string> cmdline_of(pid_t pid) {
-    std::ifstream in("/proc/" + std::to_string(pid) + "/cmdline");
-    std::vector<std::string> argv;
-    for (std::string arg; std::getline(in, arg, '\0');) argv.push_back(arg);
-    return argv;
+    return pc_of(regs);
 }
 
 bool is_stopping_signal(int sig) { return sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU; }
@@ -236,7 +212,7 @@ void Monitor::on_new_task(pid_t tid) {
     if (pid == 0) return;
     TracedProcess* p = tasks_.process(pid);
     if (!p) {  // a new process (fork, vfork)
-        p = &tasks_.add_process(pid, exe_of(pid));
+        p = &tasks_.add_process(pid, exe_path(pid));
         start_session(*p, p->program);
     }
     TracedThread& t = tasks_.add_thread(tid, pid);
@@ -250,7 +226,7 @@ void Monitor::on_new_task(pid_t tid) {
 
 void Monitor::start_session(TracedProcess& p, const std::string& program) {
     ProfileHeader h = make_profile_header(setup_.tool, setup_.opts, setup_.events, setup_.slots, program,
-                                          cmdline_of(p.pid), p.pid);
+                                          command_line(p.pid), p.pid);
     // Followed processes never share the program's file name (they would overwrite it).
     const std::string path = expand_output_path(setup_.opts.output, name_, p.pid, p.pid != main_pid_);
     const uint64_t t0 = p.pid == main_pid_ ? t0_ns_ : monotonic_ns();
@@ -317,7 +293,7 @@ void Monitor::on_exec(TracedThread& t) {
         if (p->session) p->session->end_thread(static_cast<uint32_t>(pid), monotonic_ns());
         tasks_.rename_thread(static_cast<pid_t>(former), pid);
     }
-    p->program = exe_of(pid);
+    p->program = exe_path(pid);
     if (!p->session) {
         start_session(*p, p->program);
     } else if (!setup_.opts.follow) {
