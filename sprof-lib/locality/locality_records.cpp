@@ -7,14 +7,15 @@
 
 #include "locality_runtime.hpp"
 #include "locality_thread.hpp"
+#include "sprof/proc.hpp"
 
 namespace sprof::rt::locality {
 namespace {
 
 uint64_t g_lost = 0;  // samples and windows lost by threads already reclaimed
 
-void write(ProfileSession& session, uint32_t tid, const std::vector<RawReuse>& found,
-           const std::vector<LocalityWindow>& windows) {
+void write_samples(ProfileSession& session, uint32_t tid, const std::vector<RawReuse>& found,
+                   const std::vector<LocalityWindow>& windows) {
     if (!found.empty()) {
         std::vector<ReuseSample> samples;
         samples.reserve(found.size());
@@ -25,6 +26,17 @@ void write(ProfileSession& session, uint32_t tid, const std::vector<RawReuse>& f
         session.writer().add_reuse_samples(samples);
     }
     for (const LocalityWindow& w : windows) session.writer().add_locality_window(w);
+}
+
+// Exact mode, once the thread's collection is over: its curve, its
+// functions (PCs mapped to functions now), and one window with its totals.
+void write_exact(ProfileSession& session, uint32_t tid, const ExactCache& exact, uint64_t unseen_words) {
+    const ExactCurve curve = exact.curve(tid);
+    session.writer().add_exact_curve(curve);
+    const auto functions =
+        exact.lru().functions(tid, [&](uint64_t pc) { return session.code_ref(pc).function; });
+    session.writer().add_exact_functions(functions);
+    session.writer().add_locality_window(LocalityWindow{tid, 0, curve.accesses, 0, unseen_words});
 }
 
 }  // namespace
@@ -46,18 +58,26 @@ void drain(ProfileSession& session, bool final) {
         const bool ended = t->exited || t->closed;
         const bool exited = t->exited;
         t->lock.unlock();
-        samples.clear();
-        windows.clear();
-        // Once ended, the owner no longer touches the sampler.
-        if (ended) t->sampler->finish(t->final_count, t->final_unseen, samples, windows);
-        else t->sampler->drain(samples, windows);
-        write(session, static_cast<uint32_t>(t->tid), samples, windows);
+        const auto tid = static_cast<uint32_t>(t->tid);
+        if (!t->named) {
+            session.add_thread(tid, thread_name(t->tid));
+            t->named = true;
+        }
+        // Once ended, the owner no longer touches its sampler or simulator.
+        if (t->sampler) {
+            samples.clear();
+            windows.clear();
+            if (ended) t->sampler->finish(t->final_count, t->final_unseen, samples, windows);
+            else t->sampler->drain(samples, windows);
+            write_samples(session, tid, samples, windows);
+            (exited ? g_lost : live_lost) += t->sampler->lost();
+        } else if (ended && !t->written) {
+            write_exact(session, tid, *t->exact, t->final_unseen);
+            t->written = true;
+        }
         if (exited) {
-            g_lost += t->sampler->lost();
             slot.store(nullptr, std::memory_order_release);
             delete t;
-        } else {
-            live_lost += t->sampler->lost();
         }
     }
     if (final && g_lost + live_lost > 0)

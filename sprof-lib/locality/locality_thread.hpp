@@ -6,6 +6,7 @@
 #include <atomic>
 #include <memory>
 
+#include "sprof/exact_cache.hpp"
 #include "sprof/reuse_sampler.hpp"
 
 namespace sprof::rt::locality {
@@ -30,13 +31,18 @@ private:
 struct ThreadState {
     pid_t tid = 0;
     HotPath* hot = nullptr;  // the thread's own (thread-local); valid until `exited`
-    std::unique_ptr<ReuseSampler> sampler;
+    // One of the two, as the run's mode says.
+    std::unique_ptr<ReuseSampler> sampler;  // sampled: the fast path enters it now and then
+    std::unique_ptr<ExactCache> exact;      // exact: every access goes through it
     bool busy = false;       // the owner only: in its slow path (a signal handler of its own stays out)
     SpinLock lock;           // guards what follows, and the collector against closing
     bool closed = false;     // collection is over: the owner leaves the collector alone
     bool exited = false;     // the thread is gone; its totals are below
     uint64_t final_count = 0;
     uint64_t final_unseen = 0;
+    // The writer's own: a THREAD record written, exact results written.
+    bool named = false;
+    bool written = false;
 };
 
 constexpr unsigned kMaxLocalityThreads = 4096;

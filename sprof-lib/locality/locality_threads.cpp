@@ -9,6 +9,7 @@
 #include <cstdio>
 
 #include "locality_runtime.hpp"
+#include "sprof/cache_sizes.hpp"
 #include "locality_thread.hpp"
 
 namespace sprof::rt::locality {
@@ -19,10 +20,15 @@ namespace {
 
 struct Settings {
     bool on = false;
+    bool exact = false;
     SamplerSettings sampler;
     uint64_t seed = 0;
+    std::vector<uint64_t> lru_lines, random_lines;  // exact mode's cache sizes
 };
 Settings g_settings;
+// Exact mode also simulates random replacement (what StatCache models) at
+// these sizes of the grid: an L1, an L2, an LLC slice and a whole LLC.
+constexpr uint64_t kRandomReplacementBytes[] = {32 << 10, 256 << 10, 2 << 20, 16 << 20};
 uint32_t g_line_shift = 6;  // log2 of the line size, read by every access
 std::atomic<uint64_t> g_thread_ordinal{0};
 
@@ -47,7 +53,8 @@ __attribute__((noinline)) void slow_access(uint64_t n, uint64_t line, uint64_t a
     t->busy = true;
     t->lock.lock();
     if (t->closed) disarm(tls_hot);
-    else t->sampler->access(tls_hot, n, line, a);
+    else if (t->sampler) t->sampler->access(tls_hot, n, line, a);
+    else t->exact->access(line, a.pc);
     t->lock.unlock();
     t->busy = false;
 }
@@ -97,8 +104,12 @@ uint64_t splitmix64(uint64_t x) {
 }  // namespace
 
 void start(const LocalityRun& run) {
+    g_settings.exact = run.mode == "exact";
     g_settings.sampler = SamplerSettings{run.line_size, run.sample_period, run.window_accesses};
     g_settings.seed = run.seed;
+    g_settings.lru_lines = cache_sizes_in_lines(run.line_size);
+    for (uint64_t bytes : kRandomReplacementBytes)
+        if (bytes >= run.line_size) g_settings.random_lines.push_back(bytes / run.line_size);
     g_line_shift = static_cast<uint32_t>(std::countr_zero(run.line_size));
     g_settings.on = true;
 }
@@ -112,14 +123,20 @@ void thread_start() {
     t->hot = &tls_hot;
     // The n-th thread to start samples at the same points in every run with
     // this seed (the main thread is the first).
-    const uint64_t ordinal = g_thread_ordinal.fetch_add(1);
-    t->sampler = std::make_unique<ReuseSampler>(g_settings.sampler, t->tid, splitmix64(g_settings.seed ^ ordinal));
+    const uint64_t seed = splitmix64(g_settings.seed ^ g_thread_ordinal.fetch_add(1));
+    if (g_settings.exact) t->exact = std::make_unique<ExactCache>(g_settings.lru_lines, g_settings.random_lines, seed);
+    else t->sampler = std::make_unique<ReuseSampler>(g_settings.sampler, t->tid, seed);
     for (auto& slot : g_threads) {
         ThreadState* expected = nullptr;
         if (slot.compare_exchange_strong(expected, t.get())) {
             tls_hot.count.store(0, std::memory_order_relaxed);
             tls_hot.unseen_words.store(0, std::memory_order_relaxed);
-            t->sampler->arm(tls_hot);
+            if (t->sampler) {
+                t->sampler->arm(tls_hot);
+            } else {
+                disarm(tls_hot);
+                tls_hot.next_event = 0;  // every access to the simulator
+            }
             tls_state = t.release();
             return;
         }
