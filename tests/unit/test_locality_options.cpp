@@ -1,0 +1,44 @@
+#include <doctest/doctest.h>
+
+#include "sprof/locality_options.hpp"
+#include "sprof/run_options.hpp"
+
+using namespace sprof;
+
+TEST_CASE("--locality: the flag alone, a period, exact; and back to text") {
+    LocalityRun run;
+    set_locality(run, "");
+    CHECK(run.present);
+    CHECK(run.mode == "sampled");
+    CHECK(run.sample_period == kDefaultSamplePeriod);
+    CHECK(run.window_accesses == kDefaultWindowAccesses);
+    CHECK(locality_text(run) == "10000");
+    set_locality(run, "250");
+    CHECK(run.sample_period == 250);
+    CHECK(locality_text(run) == "250");
+    set_locality(run, "exact");
+    CHECK(run.mode == "exact");
+    CHECK(run.sample_period == 0);
+    CHECK(locality_text(run) == "exact");
+    CHECK(locality_text(LocalityRun{}) == "");
+    for (const char* bad : {"0", "-5", "1e5", "fast", "1000000001", "99999999999999999999999"})
+        CHECK_THROWS_WITH_AS(set_locality(run, bad),
+                             ("invalid --locality '" + std::string(bad) +
+                              "' (exact, or the mean accesses between samples: 1 to 1000000000)")
+                                 .c_str(),
+                             UsageError);
+}
+
+TEST_CASE("--line-size: a power of two from 8 to 4096 bytes") {
+    CHECK(parse_line_size("64") == 64);
+    CHECK(parse_line_size("8") == 8);
+    CHECK(parse_line_size("4096") == 4096);
+    for (const char* bad : {"96", "4", "8192", "0", "", "64B", "-64"})
+        CHECK_THROWS_WITH_AS(parse_line_size(bad),
+                             ("invalid --line-size '" + std::string(bad) +
+                              "' (bytes, a power of two from 8 to 4096)")
+                                 .c_str(),
+                             UsageError);
+    CHECK(parse_seed("18446744073709551615") == UINT64_MAX);
+    CHECK_THROWS_AS(parse_seed("18446744073709551616"), UsageError);
+}
