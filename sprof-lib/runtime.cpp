@@ -116,8 +116,7 @@ uint64_t lost_samples(const Runtime& rt) {
 uint64_t post(Runtime& rt, Command c) {
     const uint64_t seq = rt.next_seq.fetch_add(1) + 1;
     rt.request.store(seq << 8 | c, std::memory_order_release);
-    uint64_t one = 1;
-    if (write(rt.wake_fd, &one, sizeof one) < 0) {}
+    wake_writer();
     return seq;
 }
 
@@ -287,6 +286,12 @@ void on_fork_child() {
     forget_thread();
     tls_sampled = false;
     locality::fork_child();
+}
+
+void wake_writer() {
+    if (!g_rt || g_rt->wake_fd < 0) return;
+    uint64_t one = 1;
+    if (write(g_rt->wake_fd, &one, sizeof one) < 0) {}
 }
 
 bool is_owner() { return g_rt && g_rt->session && getpid() == g_rt->owner; }

@@ -7,7 +7,6 @@
 
 #include "locality_runtime.hpp"
 #include "locality_thread.hpp"
-#include "sprof/proc.hpp"
 
 namespace sprof::rt::locality {
 namespace {
@@ -48,19 +47,23 @@ void drain(ProfileSession& session, bool final) {
     for (auto& slot : g_threads) {
         ThreadState* t = slot.load(std::memory_order_acquire);
         if (!t) continue;
-        t->lock.lock();
-        if (final && !t->exited && !t->closed) {
-            // The thread still runs (the image ends under it): its totals now.
-            t->final_count = t->hot->count.load(std::memory_order_relaxed);
-            t->final_unseen = t->hot->unseen_words.load(std::memory_order_relaxed);
-            t->closed = true;
+        if (final && !t->exited.load(std::memory_order_acquire)) {
+            // The thread still runs (the image ends under it): keep it out, take its totals now.
+            t->closing.store(true, std::memory_order_relaxed);
+            t->lock.lock();
+            if (!t->exited.load(std::memory_order_relaxed) && !t->closed) {
+                t->final_count = t->hot->count.load(std::memory_order_relaxed);
+                t->final_unseen = t->hot->unseen_words.load(std::memory_order_relaxed);
+                t->closed = true;
+            }
+            t->lock.unlock();
         }
-        const bool ended = t->exited || t->closed;
-        const bool exited = t->exited;
-        t->lock.unlock();
+        // Set by the owner under the lock (exited) or by this thread (closed).
+        const bool exited = t->exited.load(std::memory_order_acquire);
+        const bool ended = exited || t->closed;
         const auto tid = static_cast<uint32_t>(t->tid);
         if (!t->named) {
-            session.add_thread(tid, thread_name(t->tid));
+            session.add_thread(tid, t->name);
             t->named = true;
         }
         // Once ended, the owner no longer touches its sampler or simulator.

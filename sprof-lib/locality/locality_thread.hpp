@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <memory>
+#include <string>
 
 #include "sprof/exact_cache.hpp"
 #include "sprof/reuse_sampler.hpp"
@@ -30,14 +31,19 @@ private:
 
 struct ThreadState {
     pid_t tid = 0;
+    std::string name;
     HotPath* hot = nullptr;  // the thread's own (thread-local); valid until `exited`
     // One of the two, as the run's mode says.
     std::unique_ptr<ReuseSampler> sampler;  // sampled: the fast path enters it now and then
     std::unique_ptr<ExactCache> exact;      // exact: every access goes through it
     bool busy = false;       // the owner only: in its slow path (a signal handler of its own stays out)
-    SpinLock lock;           // guards what follows, and the collector against closing
-    bool closed = false;     // collection is over: the owner leaves the collector alone
-    bool exited = false;     // the thread is gone; its totals are below
+    // The writer ends the collection of a thread that still runs (the image
+    // ends): it sets `closing`, after which the owner no longer takes the lock,
+    // then takes it itself and sets `closed`.
+    std::atomic<bool> closing{false};
+    SpinLock lock;           // held by the owner in its slow path; guards what follows
+    bool closed = false;     // the collection is over: the owner leaves the collector alone
+    std::atomic<bool> exited{false};  // the thread is gone (set under the lock); its totals are below
     uint64_t final_count = 0;
     uint64_t final_unseen = 0;
     // The writer's own: a THREAD record written, exact results written.

@@ -8,8 +8,10 @@
 #include <bit>
 #include <cstdio>
 
+#include "../runtime.hpp"
 #include "locality_runtime.hpp"
 #include "sprof/cache_sizes.hpp"
+#include "sprof/proc.hpp"
 #include "locality_thread.hpp"
 
 namespace sprof::rt::locality {
@@ -50,13 +52,19 @@ __attribute__((noinline)) void slow_access(uint64_t n, uint64_t line, uint64_t a
         return;
     }
     if (t->busy) return;
+    if (t->closing.load(std::memory_order_relaxed)) {
+        disarm(tls_hot);
+        return;
+    }
     t->busy = true;
     t->lock.lock();
+    bool wake = false;
     if (t->closed) disarm(tls_hot);
-    else if (t->sampler) t->sampler->access(tls_hot, n, line, a);
+    else if (t->sampler) wake = t->sampler->access(tls_hot, n, line, a);
     else t->exact->access(line, a.pc);
     t->lock.unlock();
     t->busy = false;
+    if (wake) wake_writer();
 }
 
 inline void note_line(uint64_t line, uint64_t address, uint32_t size, bool write, void* pc) {
@@ -120,6 +128,7 @@ void thread_start() {
     if (!g_settings.on || tls_state) return;
     auto t = std::make_unique<ThreadState>();
     t->tid = gettid();
+    t->name = thread_name(t->tid);  // now: a short thread may be gone before the writer asks
     t->hot = &tls_hot;
     // The n-th thread to start samples at the same points in every run with
     // this seed (the main thread is the first).
@@ -153,7 +162,7 @@ void thread_exit() {
     t->lock.lock();
     t->final_count = tls_hot.count.load(std::memory_order_relaxed);
     t->final_unseen = tls_hot.unseen_words.load(std::memory_order_relaxed);
-    t->exited = true;  // the writer finishes and frees it
+    t->exited.store(true, std::memory_order_release);  // the writer finishes and frees it
     t->lock.unlock();
     tls_state = nullptr;
 }

@@ -70,6 +70,9 @@ struct ReuseSampler::Ring {
         head.store(h + 1, std::memory_order_release);
         return true;
     }
+    bool half_full() const {
+        return head.load(std::memory_order_relaxed) - tail.load(std::memory_order_acquire) >= size / 2;
+    }
     void pop_all(std::vector<T>& out) {
         const uint64_t h = head.load(std::memory_order_acquire);
         uint64_t t = tail.load(std::memory_order_relaxed);
@@ -203,8 +206,8 @@ void ReuseSampler::close_window(uint64_t n, uint64_t unseen_words) {
     window_unseen_start_ = unseen_words;
 }
 
-void ReuseSampler::access(HotPath& h, uint64_t n, uint64_t line, const Access& a) {
-    if (finished_) return;
+bool ReuseSampler::access(HotPath& h, uint64_t n, uint64_t line, const Access& a) {
+    if (finished_) return false;
     if (filter_[filter_bucket(line, filter_shift_)])
         if (Watch* w = find(line)) {
             emit(RawReuse{w->window, n - w->n, w->pc, a.pc, w->address, w->size, w->write, a.write});
@@ -222,6 +225,11 @@ void ReuseSampler::access(HotPath& h, uint64_t n, uint64_t line, const Access& a
         unmap(retired_filter_, retired_filter_size_);
         retired_filter_ = nullptr;
     }
+    // Once per filling: the reader may be asleep until its next period.
+    const bool half = samples_->half_full();
+    const bool wake = half && !reader_called_;
+    reader_called_ = half;
+    return wake;
 }
 
 void ReuseSampler::drain(std::vector<RawReuse>& samples, std::vector<LocalityWindow>& windows) {

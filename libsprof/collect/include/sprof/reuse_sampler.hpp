@@ -93,8 +93,10 @@ public:
     // The slow path of access number n to `line`: ends the line's open
     // sample (the access is its trigger), takes a sample when n is a sample
     // point, closes the window when n is its last access; then re-arms h.
-    // Only the owner thread calls it, never twice at once.
-    void access(HotPath& h, uint64_t n, uint64_t line, const Access& a);
+    // Only the owner thread calls it, never twice at once. Returns true when
+    // the reader should drain now (the samples fill half the ring: a fast
+    // program at a high rate can fill it between two periodic drains).
+    bool access(HotPath& h, uint64_t n, uint64_t line, const Access& a);
 
     // Another thread: moves the samples and windows ended so far to the
     // vectors (lock-free, one reader).
@@ -152,6 +154,7 @@ private:
     Ring<LocalityWindow>* windows_;
     std::atomic<uint64_t> lost_{0};
     bool finished_ = false;
+    bool reader_called_ = false;  // since the ring last became half full
 };
 
 }  // namespace sprof
