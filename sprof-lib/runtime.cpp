@@ -26,10 +26,10 @@
 #include "sprof/backend.hpp"
 #include "sprof/clock.hpp"
 #include "sprof/control_file.hpp"
-#include "sprof/events.hpp"
 #include "sprof/launch.hpp"
 #include "sprof/proc.hpp"
 #include "sprof/run_options.hpp"
+#include "sprof/run_profile.hpp"
 #include "sprof/session.hpp"
 
 namespace sprof::rt {
@@ -204,19 +204,17 @@ void at_exit(int status, void*) { end_profile(EndHow::exit, status); }
 
 void set_up() {
     auto rt = std::make_unique<Runtime>();
-    PreparedRun run;  // what sprof_lib handed over, or the defaults in a program linked with -lsprof_rt
-    run.opts = from_environment();
-    resolve_run_events(run, "sprof");
-    rt->opts = run.opts;
+    // What sprof_lib handed over, or the defaults in a program linked with -lsprof_rt.
+    rt->opts = from_environment();
+    resolve_run(rt->opts, "sprof");
     rt->owner = getpid();
-    rt->backend = make_backend(rt->opts.backend, run.events, run.slots);
+    rt->backend = make_backend(rt->opts.backend, rt->opts.events, rt->opts.slots);
 
     std::string program = exe_path(0);
     if (program.empty()) program = "unknown";
-    ProfileHeader h =
-        make_profile_header("sprof_lib", rt->opts, run.events, run.slots, program, command_line(0), rt->owner);
+    ProfileHeader h = make_profile_header("sprof_lib", rt->opts, program, command_line(0), rt->owner);
     std::vector<ObjectSymbols> tables;  // precomputed by preprof: no ELF reading at start
-    if (!rt->opts.control.empty()) tables = read_control_file(rt->opts.control).tables;
+    if (!rt->opts.control.empty()) tables = std::move(read_control_file(rt->opts.control).run.tables);
 
     const char* root = std::getenv(kRootPidVariable);
     const bool descendant = root && std::atoi(root) != rt->owner;

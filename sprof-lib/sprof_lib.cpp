@@ -8,11 +8,9 @@
 #include <filesystem>
 #include <string>
 
-#include "sprof/control_file.hpp"
-#include "sprof/events.hpp"
 #include "sprof/launch.hpp"
 #include "sprof/proc.hpp"
-#include "sprof/run_options.hpp"
+#include "sprof/run_profile.hpp"
 
 namespace {
 
@@ -31,13 +29,13 @@ std::string runtime_library() {
 }  // namespace
 
 int main(int argc, char** argv) {
-    const std::string tool = "sprof_lib";
-    return sprof::collector_main(argc, argv, tool, false, [&](sprof::PreparedRun& run) -> int {
-        for (const auto& [name, value] : sprof::to_environment(run.opts)) setenv(name.c_str(), value.c_str(), 1);
+    const sprof::Tool tool = sprof::Tool::sprof_lib;
+    return sprof::collector_main(argc, argv, tool, [&](sprof::RunOptions& run) -> int {
+        for (const auto& [name, value] : sprof::to_environment(run)) setenv(name.c_str(), value.c_str(), 1);
         setenv(sprof::kRootPidVariable, std::to_string(getpid()).c_str(), 1);  // the program keeps this pid
         std::string preload = runtime_library();
         if (const char* old = std::getenv("LD_PRELOAD"); old && *old) preload += std::string(":") + old;
         setenv("LD_PRELOAD", preload.c_str(), 1);
-        sprof::exec_program(run.program, tool);
+        sprof::exec_program(run.program, sprof::tool_name(tool));
     });
 }

@@ -22,10 +22,14 @@
 #include "sprof/perf_event.hpp"
 #include "sprof/proc.hpp"
 #include "sprof/program_counter.hpp"
+#include "sprof/run_profile.hpp"
+#include "sprof/session.hpp"
 #include "tick_source.hpp"
 
 namespace sprof::pt {
 namespace {
+
+constexpr const char* kTool = "sprof_pt";
 
 // How often the samples of open intervals go to disk: what a kill -9 of
 // sprof_pt can cost (the runtime's drain period, for the same bound).
@@ -45,9 +49,9 @@ bool is_stopping_signal(int sig) { return sig == SIGSTOP || sig == SIGTSTP || si
 
 }  // namespace
 
-Monitor::Monitor(MonitorSetup setup) : setup_(std::move(setup)) {
-    backend_ = make_backend(setup_.opts.backend, setup_.events, setup_.slots);
-    rotating_ = setup_.slots < setup_.events.size();
+Monitor::Monitor(RunOptions run) : run_(std::move(run)) {
+    backend_ = make_backend(run_.backend, run_.events, run_.slots);
+    rotating_ = run_.slots < run_.events.size();
 }
 
 Monitor::~Monitor() {
@@ -55,11 +59,11 @@ Monitor::~Monitor() {
     if (wall_fd_ >= 0) close(wall_fd_);
 }
 
-void Monitor::warn(const std::string& msg) { std::fprintf(stderr, "%s: %s\n", setup_.tool.c_str(), msg.c_str()); }
+void Monitor::warn(const std::string& msg) { std::fprintf(stderr, "%s: %s\n", kTool, msg.c_str()); }
 
 void Monitor::arm(pid_t tid, bool enable_on_exec, TracedThread& t) {
-    const bool cpu = setup_.opts.clock == "cpu";
-    t.counters = backend_->attach(tid, enable_on_exec, cpu ? setup_.opts.sample_interval_ns : 0);
+    const bool cpu = run_.clock == "cpu";
+    t.counters = backend_->attach(tid, enable_on_exec, cpu ? run_.sample_interval_ns : 0);
     if (!cpu) return;
     if (const int fd = t.counters->tick_fd(); fd >= 0) {
         // The counters record each tick themselves: no stop of the thread is needed.
@@ -69,12 +73,12 @@ void Monitor::arm(pid_t tid, bool enable_on_exec, TracedThread& t) {
         if (!enable_on_exec) ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
         return;
     }
-    tasks_.set_ticker(t, std::make_unique<CpuTicker>(tid, setup_.opts.sample_interval_ns, tick_signo_,
+    tasks_.set_ticker(t, std::make_unique<CpuTicker>(tid, run_.sample_interval_ns, tick_signo_,
                                                      enable_on_exec));
 }
 
-int Monitor::run(char** argv) {
-    name_ = argv[0];
+int Monitor::run() {
+    char** argv = run_.program;
     tick_signo_ = SIGRTMIN;
     sigset_t mask, old;
     sigemptyset(&mask);
@@ -87,13 +91,13 @@ int Monitor::run(char** argv) {
     if (signal_fd_ < 0) throw std::runtime_error(std::string("signalfd: ") + std::strerror(errno));
 
     unsigned long options = PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC;
-    if (setup_.opts.follow) options |= PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK;
+    if (run_.follow) options |= PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK;
     t0_ns_ = monotonic_ns();
-    main_pid_ = launch_traced(argv, setup_.tool, options, old, [&](pid_t pid) {
+    main_pid_ = launch_traced(argv, kTool, options, old, [&](pid_t pid) {
         arm(pid, true, tasks_.add_thread(pid, pid));
     });
     tasks_.add_process(main_pid_, argv[0]);
-    if (setup_.opts.clock == "wall") wall_fd_ = open_wall_ticker(setup_.opts.sample_interval_ns);
+    if (run_.clock == "wall") wall_fd_ = open_wall_ticker(run_.sample_interval_ns);
 
     uint64_t next_flush = monotonic_ns() + kFlushPeriodNs;
     while (!tasks_.processes().empty()) {
@@ -225,12 +229,11 @@ void Monitor::on_new_task(pid_t tid) {
 }
 
 void Monitor::start_session(TracedProcess& p, const std::string& program) {
-    ProfileHeader h = make_profile_header(setup_.tool, setup_.opts, setup_.events, setup_.slots, program,
-                                          command_line(p.pid), p.pid);
+    ProfileHeader h = make_profile_header(kTool, run_, program, command_line(p.pid), p.pid);
     // Followed processes never share the program's file name (they would overwrite it).
-    const std::string path = expand_output_path(setup_.opts.output, name_, p.pid, p.pid != main_pid_);
+    const std::string path = expand_output_path(run_.output, run_.program[0], p.pid, p.pid != main_pid_);
     const uint64_t t0 = p.pid == main_pid_ ? t0_ns_ : monotonic_ns();
-    p.session = std::make_unique<ProfileSession>(path, std::move(h), p.pid, t0, setup_.tables);
+    p.session = std::make_unique<ProfileSession>(path, std::move(h), p.pid, t0, run_.tables);
     p.session->add_thread(static_cast<uint32_t>(p.pid), thread_name(p.pid));
 }
 
@@ -296,7 +299,7 @@ void Monitor::on_exec(TracedThread& t) {
     p->program = exe_path(pid);
     if (!p->session) {
         start_session(*p, p->program);
-    } else if (!setup_.opts.follow) {
+    } else if (!run_.follow) {
         // Not following exec: the profile of the first image ends here, by
         // the exec; the process is still waited for, for sprof_pt's own status.
         end_threads(*p, monotonic_ns());

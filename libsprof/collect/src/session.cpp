@@ -1,34 +1,6 @@
 #include "sprof/session.hpp"
 
-#include <unistd.h>
-
-#include <ctime>
-
 namespace sprof {
-
-ProfileHeader make_profile_header(const std::string& collector, const RunOptions& opts,
-                                  const std::vector<EventSpec>& events, unsigned slots,
-                                  const std::string& program, std::vector<std::string> argv, pid_t pid) {
-    ProfileHeader h;
-    h.collector = collector;
-    h.backend = opts.backend;
-    h.program = program;
-    h.argv = std::move(argv);
-    char host[256] = {};
-    gethostname(host, sizeof host - 1);
-    h.hostname = host;
-    h.pid = static_cast<uint32_t>(pid);
-    timespec now;
-    clock_gettime(CLOCK_REALTIME, &now);
-    h.start_unix_ns = uint64_t(now.tv_sec) * 1'000'000'000u + uint64_t(now.tv_nsec);
-    h.clock = opts.clock;
-    h.sample_interval_ns = opts.sample_interval_ns;
-    h.hist_interval_ns = opts.hist_interval_ns;
-    h.hist_samples = h.hist_interval_ns ? 0 : opts.hist_samples;
-    h.slots = slots;
-    for (const auto& s : events) h.events.push_back(ProfileEvent{s.name, s.time_like, s.user_only()});
-    return h;
-}
 
 ProfileSession::ProfileSession(const std::string& path, ProfileHeader header, pid_t pid, uint64_t t0_ns,
                                std::vector<ObjectSymbols> tables)

@@ -12,19 +12,11 @@
 #include <unordered_map>
 #include <vector>
 
-#include "sprof/events.hpp"
 #include "sprof/interval_builder.hpp"
 #include "sprof/profile_io.hpp"
-#include "sprof/run_options.hpp"
 #include "sprof/symbols.hpp"
 
 namespace sprof {
-
-// The HEADER of a run of `program` (process `pid`) with these options and
-// resolved events; host name and start time are taken now.
-ProfileHeader make_profile_header(const std::string& collector, const RunOptions& opts,
-                                  const std::vector<EventSpec>& events, unsigned slots,
-                                  const std::string& program, std::vector<std::string> argv, pid_t pid);
 
 class ProfileSession {
 public:
