@@ -223,6 +223,10 @@ void set_up() {
     std::snprintf(g_next_image, sizeof g_next_image, "%s=%d:%u", kImageVariable, int(rt->owner), image + 1);
     std::string path = expand_output_path(rt->opts.output, program, rt->owner, descendant, image);
     rt->session = std::make_unique<ProfileSession>(path, std::move(h), 0, monotonic_ns(), std::move(tables));
+    if (rt->opts.locality.present) {  // before the writer thread, which alone writes once it runs
+        rt->session->writer().add_locality_run(rt->opts.locality);
+        locality::start(rt->opts.locality);
+    }
     rt->signo = install_handler();
     rt->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
     rt->done_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
@@ -244,6 +248,7 @@ void set_up() {
     g_rt->active = true;
     start_thread(*g_rt->backend, g_rt->opts.sample_interval_ns, g_rt->signo);
     tls_sampled = true;
+    locality::thread_start();
 }
 
 __attribute__((constructor)) void load() {

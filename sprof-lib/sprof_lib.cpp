@@ -9,6 +9,7 @@
 #include <string>
 
 #include "sprof/launch.hpp"
+#include "sprof/locality_options.hpp"
 #include "sprof/proc.hpp"
 #include "sprof/run_profile.hpp"
 
@@ -31,6 +32,7 @@ std::string runtime_library() {
 int main(int argc, char** argv) {
     const sprof::Tool tool = sprof::Tool::sprof_lib;
     return sprof::collector_main(argc, argv, tool, [&](sprof::RunOptions& run) -> int {
+        sprof::prepare_locality(run);
         for (const auto& [name, value] : sprof::to_environment(run)) setenv(name.c_str(), value.c_str(), 1);
         setenv(sprof::kRootPidVariable, std::to_string(getpid()).c_str(), 1);  // the program keeps this pid
         std::string preload = runtime_library();

@@ -52,16 +52,20 @@ EOF
 ldd prog > libs.txt
 grep -q libsprof_access.so libs.txt || fail "prog does not load libsprof_access.so: $(cat libs.txt)"
 if grep -q libtsan libs.txt; then fail "prog loads libtsan: $(cat libs.txt)"; fi
-nm -D prog | grep -q ' U __tsan_atomic64_fetch_add' || fail "prog calls no atomic hook"
-nm -D prog | grep -q ' U __wrap_memcpy' || fail "prog's memcpy is not wrapped"
+# (grep on files: with pipefail, grep -q ending a pipe early fails its writer)
+nm -D prog > symbols.txt
+grep -q ' U __tsan_atomic64_fetch_add' symbols.txt || fail "prog calls no atomic hook"
+grep -q ' U __wrap_memcpy' symbols.txt || fail "prog's memcpy is not wrapped"
 pass "sprof-c++: threads, atomics of 1 to 16 bytes, memcpy; linked with our hooks, no libtsan"
 
 # Compile and link as separate steps with the plain compiler and the printed flags (CMake, Make).
 printf 'int a[64];\nint main(void) { for (int i = 0; i < 64; ++i) a[i] = i; return a[63] - 63; }\n' > c.c
 gcc -O2 $("$BIN/sprof-cc" --print-cflags) -c c.c -o c.o
-nm c.o | grep -q ' U __tsan_write4' || fail "--print-cflags: c.o calls no write hook"
+nm c.o > symbols.txt
+grep -q ' U __tsan_write4' symbols.txt || fail "--print-cflags: c.o calls no write hook"
 gcc $("$BIN/sprof-cc" --print-ldflags) c.o -o c
 ./c || fail "the program linked with --print-ldflags failed"
-ldd c | grep -q libsprof_access.so || fail "--print-ldflags: c does not load libsprof_access.so"
+ldd c > libs.txt
+grep -q libsprof_access.so libs.txt || fail "--print-ldflags: c does not load libsprof_access.so"
 "$BIN/sprof-cc" -O2 c.c -o c2 && ./c2 || fail "sprof-cc: compile and link in one step failed"
 pass "--print-cflags / --print-ldflags with the plain compiler, and sprof-cc in one step"

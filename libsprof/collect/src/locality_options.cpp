@@ -4,6 +4,11 @@
 #include <cerrno>
 #include <cstdlib>
 
+#include <random>
+#include <stdexcept>
+
+#include "sprof/instrumented.hpp"
+#include "sprof/launch.hpp"
 #include "sprof/run_options.hpp"
 
 namespace sprof {
@@ -57,6 +62,21 @@ uint64_t parse_seed(const std::string& value) {
     if (!parse_number(value, 0, UINT64_MAX, seed))
         throw UsageError("invalid --locality-seed '" + value + "' (a whole number below 2^64)");
     return seed;
+}
+
+void prepare_locality(RunOptions& run) {
+    if (!run.locality.present) {
+        if (run.given(Option::line_size) || run.given(Option::locality_seed))
+            throw UsageError("--line-size and --locality-seed go with --locality");
+        return;
+    }
+    if (!run.given(Option::locality_seed)) {
+        std::random_device random;
+        run.locality.seed = uint64_t{random()} << 32 | random();
+    }
+    // A program that cannot be found is exec_program's to report.
+    if (const std::string path = find_program(run.program[0]); !path.empty())
+        if (const std::string why = why_not_instrumented(path); !why.empty()) throw std::runtime_error(why);
 }
 
 }  // namespace sprof

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "sprof/locality_options.hpp"
 #include "sprof/sample.hpp"
 
 namespace sprof {
@@ -62,7 +63,7 @@ constexpr unsigned kAll = kCollectors | bit(Tool::preprof);
 struct OptionRow {
     const char* name;   // --name; SPROF_NAME (upper case, '_' for '-') in the environment
     char letter;        // -x, or 0
-    const char* value;  // the value's placeholder in the usage; null for a flag
+    const char* value;  // the value's placeholder in the usage; null for a flag; "[=…]" when optional
     Option option;      // what it gives
     unsigned tools;     // the tools that accept it (bits of Tool)
     const char* help;   // usage text; '\n' continues it on an indented line
@@ -119,6 +120,19 @@ const OptionRow kOptions[] = {
      nullptr},
     {"no-follow", 0, nullptr, Option::follow, bit(Tool::sprof_pt), "do not follow fork/vfork/exec",
      [](RunOptions& r, const std::string&) { r.follow = false; }, nullptr},
+    {"locality", 0, "[=RATE|exact]", Option::locality, bit(Tool::sprof_lib),
+     "cache locality of a program built with sprof-cc/sprof-c++: reuse\n"
+     "distances sampled once per RATE accesses (default 10000), or exact:\n"
+     "every access through an exact cache simulator",
+     [](RunOptions& r, const std::string& v) { set_locality(r.locality, v); },
+     [](const RunOptions& r) { return locality_text(r.locality); }},
+    {"line-size", 0, "BYTES", Option::line_size, bit(Tool::sprof_lib), "cache line size of --locality (default 64)",
+     [](RunOptions& r, const std::string& v) { r.locality.line_size = parse_line_size(v); },
+     [](const RunOptions& r) { return std::to_string(r.locality.line_size); }},
+    {"locality-seed", 0, "N", Option::locality_seed, bit(Tool::sprof_lib),
+     "seed of --locality's sample points (default: random; recorded)",
+     [](RunOptions& r, const std::string& v) { r.locality.seed = parse_seed(v); },
+     [](const RunOptions& r) { return r.locality.present ? std::to_string(r.locality.seed) : std::string(); }},
     {"list-events", 0, nullptr, Option::list_events, kAll, "print the events this machine can count",
      [](RunOptions& r, const std::string&) { r.list_events = true; }, nullptr},
     {"help", 'h', nullptr, Option::help, kAll, "this text",
@@ -139,6 +153,8 @@ const OptionRow& row_for(const std::string& name, Tool tool) {
     throw UsageError("--" + name + " is an option of " + owners);
 }
 
+bool optional_value(const OptionRow& r) { return r.value && r.value[0] == '['; }
+
 std::string environment_name(const OptionRow& r) {
     std::string v = "SPROF_";
     for (const char* c = r.name; *c; ++c) v += *c == '-' ? '_' : static_cast<char>(std::toupper(*c));
@@ -157,7 +173,7 @@ std::string run_usage(Tool tool) {
     for (const OptionRow& r : kOptions) {
         if (!(r.tools & bit(tool))) continue;
         std::string flag = r.letter ? std::string("  -") + r.letter + ", " : "      ";
-        flag += std::string("--") + r.name + (r.value ? std::string(" ") + r.value : "");
+        flag += std::string("--") + r.name + (r.value ? (optional_value(r) ? "" : " ") + std::string(r.value) : "");
         flag.resize(std::max(kColumn, flag.size() + 1), ' ');
         for (const char* h = r.help; *h; ++h) flag += *h == '\n' ? "\n" + std::string(kColumn, ' ') : std::string(1, *h);
         u += flag + "\n";
@@ -174,10 +190,10 @@ void parse_run_options(int argc, char** argv, Tool tool, RunOptions& run) {
         bool seen = false;
         for (const OptionRow* u : unique) seen = seen || std::string(u->name) == r.name;
         if (seen) continue;
-        longopts.push_back({r.name, r.value ? required_argument : no_argument, nullptr,
-                            256 + static_cast<int>(unique.size())});
+        const int has_arg = !r.value ? no_argument : optional_value(r) ? optional_argument : required_argument;
+        longopts.push_back({r.name, has_arg, nullptr, 256 + static_cast<int>(unique.size())});
         unique.push_back(&r);
-        if (r.letter) shortopts += std::string(1, r.letter) + (r.value ? ":" : "");
+        if (r.letter) shortopts += std::string(1, r.letter) + std::string(static_cast<size_t>(has_arg), ':');
     }
     longopts.push_back({nullptr, 0, nullptr, 0});
     optind = 1;

@@ -11,6 +11,8 @@
 
 namespace sprof {
 
+struct RunOptions;
+
 // One sample point per 10^4 accesses on average: StatCache's figures hold
 // from this rate down; a denser one costs little (the fast path does the
 // same work between sample points) and gives a small program enough samples.
@@ -32,5 +34,12 @@ std::string locality_text(const LocalityRun& run);
 uint32_t parse_line_size(const std::string& value);
 // --locality-seed: any 64-bit number. Throws UsageError.
 uint64_t parse_seed(const std::string& value);
+
+// Before sprof_lib starts the program: a random seed when none was given
+// (the LOCALITY record keeps it, so the run can be repeated); an error for
+// --line-size or --locality-seed without --locality (UsageError), and for a
+// program that was not built with sprof-cc (std::runtime_error, saying why
+// and what to do).
+void prepare_locality(RunOptions& run);
 
 }  // namespace sprof

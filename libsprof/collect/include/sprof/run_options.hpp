@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "sprof/events.hpp"
+#include "sprof/profile.hpp"
 #include "sprof/symbols.hpp"
 
 namespace sprof {
@@ -27,7 +28,10 @@ enum class Tool { sprof_lib, sprof_pt, preprof };
 const char* tool_name(Tool tool);
 
 // What a source can give; -H and --hist-interval both give the histogram.
-enum class Option { events, slots, sample_interval, histogram, output, control, backend, clock, follow, list_events, help };
+enum class Option {
+    events, slots, sample_interval, histogram, output, control, backend, clock, follow,
+    locality, line_size, locality_seed, list_events, help
+};
 constexpr size_t kOptionCount = static_cast<size_t>(Option::help) + 1;
 
 struct RunOptions {
@@ -40,6 +44,7 @@ struct RunOptions {
     std::string output;                 // pattern; empty = <program>.%p.sprof (preprof: the control file)
     std::string clock = "cpu";          // sprof_pt: cpu | wall
     bool follow = true;                 // sprof_pt: follow fork/vfork/exec
+    LocalityRun locality;               // sprof_lib --locality, --line-size, --locality-seed
     std::string control;                // the control file in use (absolute path once applied)
     std::vector<ObjectSymbols> tables;  // its function tables: the program first, then its libraries
     bool list_events = false;
