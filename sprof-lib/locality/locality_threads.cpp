@@ -12,6 +12,7 @@
 #include "locality_runtime.hpp"
 #include "sprof/cache_sizes.hpp"
 #include "sprof/proc.hpp"
+#include "sprof/splitmix.hpp"
 #include "locality_thread.hpp"
 
 namespace sprof::rt::locality {
@@ -102,13 +103,6 @@ inline void note_unseen(size_t bytes) {
                                std::memory_order_relaxed);
 }
 
-uint64_t splitmix64(uint64_t x) {
-    x += 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
-
 }  // namespace
 
 void start(const LocalityRun& run) {
@@ -132,7 +126,8 @@ void thread_start() {
     t->hot = &tls_hot;
     // The n-th thread to start samples at the same points in every run with
     // this seed (the main thread is the first).
-    const uint64_t seed = splitmix64(g_settings.seed ^ g_thread_ordinal.fetch_add(1));
+    uint64_t mixer = g_settings.seed ^ g_thread_ordinal.fetch_add(1);
+    const uint64_t seed = splitmix64(mixer);
     if (g_settings.exact) t->exact = std::make_unique<ExactCache>(g_settings.lru_lines, g_settings.random_lines, seed);
     else t->sampler = std::make_unique<ReuseSampler>(g_settings.sampler, t->tid, seed);
     for (auto& slot : g_threads) {

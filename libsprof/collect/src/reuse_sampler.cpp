@@ -8,6 +8,8 @@
 #include <new>
 #include <stdexcept>
 
+#include "sprof/splitmix.hpp"
+
 namespace sprof {
 namespace {
 
@@ -37,13 +39,6 @@ constexpr size_t kMinCapacity = 64;
 constexpr size_t kBucketsPerSlot = 16;
 constexpr size_t kSampleRing = size_t{1} << 14;  // samples between two drains (the writer drains every 100 ms)
 constexpr size_t kWindowRing = 256;
-
-uint64_t splitmix64(uint64_t& state) {
-    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
 
 }  // namespace
 
