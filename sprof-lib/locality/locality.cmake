@@ -22,7 +22,7 @@ list(TRANSFORM SPROF_WRAPPED_FUNCTIONS PREPEND "--wrap=" OUTPUT_VARIABLE wraps)
 list(JOIN wraps " " SPROF_WRAP_OPTIONS)
 
 if(NOT CMAKE_C_COMPILER_ID STREQUAL "GNU" OR NOT CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
-  message(WARNING "sprof-cc and sprof-c++ need gcc and g++ (the instrumentation is gcc's); not built")
+  message(STATUS "sprof-cc and sprof-c++ need gcc and g++ (the instrumentation is gcc's); not built")
   return()
 endif()
 
