@@ -47,20 +47,20 @@ void drain(ProfileSession& session, bool final) {
     for (auto& slot : g_threads) {
         ThreadState* t = slot.load(std::memory_order_acquire);
         if (!t) continue;
-        if (final && !t->exited.load(std::memory_order_acquire)) {
+        if (final && !t->closed.load(std::memory_order_acquire)) {
             // The thread still runs (the image ends under it): keep it out, take its totals now.
             t->closing.store(true, std::memory_order_relaxed);
             t->lock.lock();
-            if (!t->exited.load(std::memory_order_relaxed) && !t->closed) {
+            if (!t->closed.load(std::memory_order_relaxed)) {
                 t->final_count = t->hot->count.load(std::memory_order_relaxed);
                 t->final_unseen = t->hot->unseen_words.load(std::memory_order_relaxed);
-                t->closed = true;
+                t->closed.store(true, std::memory_order_relaxed);
             }
             t->lock.unlock();
         }
-        // Set by the owner under the lock (exited) or by this thread (closed).
+        // `exited` first: it implies `closed`, and once it is set the state is ours to free.
         const bool exited = t->exited.load(std::memory_order_acquire);
-        const bool ended = exited || t->closed;
+        const bool ended = exited || t->closed.load(std::memory_order_acquire);
         const auto tid = static_cast<uint32_t>(t->tid);
         if (!t->named) {
             session.add_thread(tid, t->name);

@@ -32,18 +32,21 @@ private:
 struct ThreadState {
     pid_t tid = 0;
     std::string name;
-    HotPath* hot = nullptr;  // the thread's own (thread-local); valid until `exited`
+    HotPath* hot = nullptr;  // the thread's own (thread-local); valid while not `closed`
     // One of the two, as the run's mode says.
     std::unique_ptr<ReuseSampler> sampler;  // sampled: the fast path enters it now and then
     std::unique_ptr<ExactCache> exact;      // exact: every access goes through it
     bool busy = false;       // the owner only: in its slow path (a signal handler of its own stays out)
-    // The writer ends the collection of a thread that still runs (the image
-    // ends): it sets `closing`, after which the owner no longer takes the lock,
-    // then takes it itself and sets `closed`.
+    // The collection of a thread ends once: at its exit (by the thread), or
+    // when the image ends under it (by the writer, which first sets `closing`
+    // so the owner stops taking the lock). Whoever ends it, under the lock,
+    // stores the totals below and sets `closed`; from then on the collector
+    // is the writer's. The owner's very last touch is `exited`, after which
+    // the writer may free the state.
     std::atomic<bool> closing{false};
-    SpinLock lock;           // held by the owner in its slow path; guards what follows
-    bool closed = false;     // the collection is over: the owner leaves the collector alone
-    std::atomic<bool> exited{false};  // the thread is gone (set under the lock); its totals are below
+    SpinLock lock;  // held by the owner in its slow path, and to end the collection
+    std::atomic<bool> closed{false};
+    std::atomic<bool> exited{false};
     uint64_t final_count = 0;
     uint64_t final_unseen = 0;
     // The writer's own: a THREAD record written, exact results written.

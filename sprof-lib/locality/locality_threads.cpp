@@ -60,7 +60,7 @@ __attribute__((noinline)) void slow_access(uint64_t n, uint64_t line, uint64_t a
     t->busy = true;
     t->lock.lock();
     bool wake = false;
-    if (t->closed) disarm(tls_hot);
+    if (t->closed.load(std::memory_order_relaxed)) disarm(tls_hot);
     else if (t->sampler) wake = t->sampler->access(tls_hot, n, line, a);
     else t->exact->access(line, a.pc);
     t->lock.unlock();
@@ -154,12 +154,15 @@ void thread_exit() {
     if (!t) return;
     t->busy = true;  // the slow path of this thread is over
     disarm(tls_hot);
-    t->lock.lock();
-    t->final_count = tls_hot.count.load(std::memory_order_relaxed);
-    t->final_unseen = tls_hot.unseen_words.load(std::memory_order_relaxed);
-    t->exited.store(true, std::memory_order_release);  // the writer finishes and frees it
-    t->lock.unlock();
     tls_state = nullptr;
+    t->lock.lock();
+    if (!t->closed.load(std::memory_order_relaxed)) {  // else the writer ended it already
+        t->final_count = tls_hot.count.load(std::memory_order_relaxed);
+        t->final_unseen = tls_hot.unseen_words.load(std::memory_order_relaxed);
+        t->closed.store(true, std::memory_order_release);
+    }
+    t->lock.unlock();
+    t->exited.store(true, std::memory_order_release);  // the last touch: the writer finishes and frees it
 }
 
 void fork_child() {
