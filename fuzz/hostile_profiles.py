@@ -131,7 +131,7 @@ def many_rows(n):
 
 
 def locality_records():
-    """Minor version 2: every kind of locality record, a window and a curve in
+    """Minor version 3: every kind of locality record, a window and a curve in
     two parts, samples with and without reuse (a seed for the fuzzer)."""
     ev = [(1000, 1000, float('nan')), (1, 1000, float('nan'))]
     no_reuse = 0xffffffffffffffff
@@ -148,7 +148,7 @@ def locality_records():
     run = record(7, s('sampled') + u32(64) + u64(100) + u64(1000) + u64(42))
     samples = record(9, u32(3) + sample(0, 12, 1, 1) + sample(0, no_reuse, 0, 0) + sample(1, 3, 0, 3))
     functions = record(11, u32(1) + u32(1) + u32(0) + u64(90) + u32(2) + u64(50) + u64(10))
-    return (file_header(2) + header(EVENTS) + function(0, 'work') + function(1, 'main') +
+    return (file_header(3) + header(EVENTS) + function(0, 'work') + function(1, 'main') +
             interval(1, 0, 0, 1000, [(0, 1, 1000, ev)], 2) + run + window(0, 1000, 2, 8) + samples +
             curve(90, [(16, 60), (32, 12)], [(32, 15)]) + window(0, 24, 1, 0) + window(1, 500, 0, 0) +
             curve(10, [(16, 5), (32, 1)], [(32, 2)]) + functions + end(1))

@@ -1,4 +1,4 @@
-// The locality records of the profile file (format 1.2): round trips, the
+// The locality records of the profile file (format 1.3): round trips, the
 // byte layout, parts that add up, and what the reader and the writer refuse.
 #include <doctest/doctest.h>
 
@@ -121,7 +121,7 @@ struct HandFile {
         file.b = "SPROFILE";
         file.u32(0x01020304);
         file.u16(1);
-        file.u16(2);
+        file.u16(3);
         BigEndian h;
         for (const char* s : {"sprof_lib", "perf", "/bin/x"}) h.str(s);
         h.u32(0), h.str("host"), h.u32(1), h.u64(0), h.str("cpu"), h.u64(1), h.u32(1), h.u64(0), h.u32(1), h.u32(0);
@@ -205,7 +205,7 @@ TEST_CASE("locality records round trip through a file, and in the other byte ord
         Profile got = read_profile(tmp.path);
         check_equal(got, want);
         check_locality_equal(got.locality, want.locality);
-        CHECK(got.version_minor == 2);
+        CHECK(got.version_minor == 3);
         CHECK(got.warnings.empty());
     }
     SUBCASE("encoded in the other byte order") {

@@ -1,4 +1,4 @@
-// Reading the locality records (format 1.2, docs/FORMAT.md) into
+// Reading the locality records (format 1.3, docs/FORMAT.md) into
 // Profile::locality: the parts of a window, of a thread's exact curve and of
 // a function's exact counts are added up where the first part stood.
 #pragma once

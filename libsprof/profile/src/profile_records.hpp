@@ -21,7 +21,7 @@ enum Type : uint32_t {
     kThread = 4,
     kInterval = 5,
     kEnd = 6,
-    // Locality (minor 2)
+    // Locality (minor 3)
     kLocality = 7,
     kLocalityWindow = 8,
     kReuseSamples = 9,
