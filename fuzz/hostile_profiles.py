@@ -130,6 +130,30 @@ def many_rows(n):
     return out + end(0)
 
 
+def locality_records():
+    """Minor version 3: every kind of locality record, a window and a curve in
+    two parts, samples with and without reuse (a seed for the fuzzer)."""
+    ev = [(1000, 1000, float('nan')), (1, 1000, float('nan'))]
+    no_reuse = 0xffffffffffffffff
+
+    def sample(window, distance, trigger_fn, flags):
+        trigger = u32(trigger_fn) + u64(0x30) if distance != no_reuse else u32(0xffffffff) + u64(0)
+        return u32(1) + u32(window) + u64(distance) + u32(0) + u64(0x10) + trigger + u64(0x7000) + u8(8) + u8(flags)
+
+    def curve(accesses, lru, rand):
+        pairs = lambda sizes: u32(len(sizes)) + b''.join(u64(c) + u64(m) for c, m in sizes)
+        return record(10, u32(1) + u64(accesses) + pairs(lru) + pairs(rand))
+
+    window = lambda n, accesses, samples, unseen: record(8, u32(1) + u32(n) + u64(accesses) + u64(samples) + u64(unseen))
+    run = record(7, s('sampled') + u32(64) + u64(100) + u64(1000) + u64(42))
+    samples = record(9, u32(3) + sample(0, 12, 1, 1) + sample(0, no_reuse, 0, 0) + sample(1, 3, 0, 3))
+    functions = record(11, u32(1) + u32(1) + u32(0) + u64(90) + u32(2) + u64(50) + u64(10))
+    return (file_header(3) + header(EVENTS) + function(0, 'work') + function(1, 'main') +
+            interval(1, 0, 0, 1000, [(0, 1, 1000, ev)], 2) + run + window(0, 1000, 2, 8) + samples +
+            curve(90, [(16, 60), (32, 12)], [(32, 15)]) + window(0, 24, 1, 0) + window(1, 500, 0, 0) +
+            curve(10, [(16, 5), (32, 1)], [(32, 2)]) + functions + end(1))
+
+
 FILES = {
     'seq-ffffffff.sprof': lambda: with_seq(0xffffffff),
     'seq-7ffffffe.sprof': lambda: with_seq(0x7ffffffe),
@@ -141,6 +165,7 @@ FILES = {
     'unused-functions.sprof': lambda: unused_functions(40_000, 1_000),
     'parts-many.sprof': lambda: many_parts(20_000, 100_000),
     'rows-many.sprof': lambda: many_rows(100_000),
+    'locality-records.sprof': locality_records,
 }
 
 

@@ -8,69 +8,42 @@
 #include "sprof/control_file.hpp"
 #include "sprof/launch.hpp"
 
-namespace {
-
-const char* const kUsage =
-    "usage: preprof [options] program\n"
-    "Writes the control file sprof_lib and sprof_pt read (-c FILE, or <program>.prf beside the program).\n"
-    "  -e, --events LIST         events to count, comma separated (checked on this machine now)\n"
-    "      --slots K             physical counters: at most K events live at once\n"
-    "  -s, --sample-interval DUR sampling interval (default 10ms)\n"
-    "  -H, --hist-samples N      samples per histogram interval (default 50)\n"
-    "      --hist-interval DUR   histogram interval as a duration instead\n"
-    "      --backend perf|cmdev  counter source (default perf)\n"
-    "  -o, --output FILE         control file to write (default <program>.prf)\n"
-    "      --list-events         print the events this machine can count\n"
-    "  -h, --help                this text\n";
-
-}  // namespace
-
 int main(int argc, char** argv) {
-    const std::string tool = "preprof";
+    const sprof::Tool tool = sprof::Tool::preprof;
+    const char* name = sprof::tool_name(tool);
     namespace fs = std::filesystem;
     try {
-        sprof::PreparedRun run;
-        sprof::RunOptions& opts = run.opts;
-        const int program = sprof::parse_run_options(argc, argv, opts, false);
-        if (!opts.control.empty()) throw sprof::UsageError("-c/--control is an option of the collectors");
-        if (opts.list_events) {
-            for (const auto& name : sprof::countable_events()) std::printf("%s\n", name.c_str());
+        sprof::RunOptions run = sprof::prepare_run(argc, argv, tool);
+        if (run.list_events) {
+            for (const auto& event : sprof::countable_events()) std::printf("%s\n", event.c_str());
             return 0;
         }
-        if (program + 1 != argc) throw sprof::UsageError(program == argc ? "no program" : "one program, without arguments");
-        sprof::resolve_run_events(run, tool);
-        const std::string found = sprof::find_program(argv[program]);
+        if (!run.program || run.program[1])
+            throw sprof::UsageError(!run.program ? "no program" : "one program, without arguments");
+        const std::string found = sprof::find_program(run.program[0]);
         if (found.empty()) {
-            std::fprintf(stderr, "%s: cannot find program '%s'\n", tool.c_str(), argv[program]);
+            std::fprintf(stderr, "%s: cannot find program '%s'\n", name, run.program[0]);
             return 1;
         }
-        sprof::ControlFile c;
-        c.program = fs::canonical(found).string();
-        c.events = run.events;
-        c.slots = run.slots;
-        c.sample_interval_ns = opts.sample_interval_ns;
-        c.hist_samples = opts.hist_interval_ns ? 0 : opts.hist_samples;
-        c.hist_interval_ns = opts.hist_interval_ns;
-        c.backend = opts.backend;
-        c.tables.push_back(sprof::ObjectSymbols::load(c.program));
+        const std::string out = run.output.empty() ? found + ".prf" : run.output;
+        sprof::ControlFile c{fs::canonical(found).string(), std::move(run)};
+        c.run.tables.push_back(sprof::ObjectSymbols::load(c.program));
         for (const std::string& lib : sprof::preprof::shared_libraries(c.program))
-            c.tables.push_back(sprof::ObjectSymbols::load(lib));
-        const std::string out = opts.output.empty() ? found + ".prf" : opts.output;
+            c.run.tables.push_back(sprof::ObjectSymbols::load(lib));
         sprof::write_control_file(out, c);
         size_t functions = 0;
-        for (const auto& t : c.tables) functions += t.functions().size();
-        std::printf("%s: wrote %s (%zu objects, %zu functions)\n", tool.c_str(), out.c_str(), c.tables.size(),
-                    functions);
+        for (const auto& t : c.run.tables) functions += t.functions().size();
+        std::printf("%s: wrote %s (%zu objects, %zu functions)\n", name, out.c_str(), c.run.tables.size(), functions);
         return 0;
     } catch (const sprof::UsageError& e) {
         if (*e.what()) {
-            std::fprintf(stderr, "%s: %s (see %s --help)\n", tool.c_str(), e.what(), tool.c_str());
+            std::fprintf(stderr, "%s: %s (see %s --help)\n", name, e.what(), name);
             return 2;
         }
-        std::fputs(kUsage, stdout);
+        std::fputs(sprof::run_usage(tool).c_str(), stdout);
         return 0;
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "%s: %s\n", tool.c_str(), e.what());
+        std::fprintf(stderr, "%s: %s\n", name, e.what());
         return 1;
     }
 }

@@ -16,7 +16,7 @@
 #include <cstring>
 
 #include "runtime.hpp"
-#include "sprof/run_options.hpp"
+#include "sprof/run_profile.hpp"
 
 namespace {
 

@@ -18,16 +18,18 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <memory>
 
 #include "fatal_signals.hpp"
+#include "locality/locality_runtime.hpp"
 #include "sampler.hpp"
 #include "sprof/backend.hpp"
+#include "sprof/clock.hpp"
 #include "sprof/control_file.hpp"
-#include "sprof/events.hpp"
 #include "sprof/launch.hpp"
+#include "sprof/proc.hpp"
 #include "sprof/run_options.hpp"
+#include "sprof/run_profile.hpp"
 #include "sprof/session.hpp"
 
 namespace sprof::rt {
@@ -78,13 +80,6 @@ void warn(const std::string& msg) {
     if (write(STDERR_FILENO, line.data(), line.size()) < 0) {}
 }
 
-std::string thread_name(pid_t tid) {
-    std::ifstream in("/proc/self/task/" + std::to_string(tid) + "/comm");
-    std::string name;
-    std::getline(in, name);
-    return name;
-}
-
 // Moves every buffered sample into the session; reclaims slots of exited threads.
 void drain(Runtime& rt, bool final) {
     for (auto& entry : g_slots) {
@@ -105,6 +100,7 @@ void drain(Runtime& rt, bool final) {
             }
         }
     }
+    locality::drain(*rt.session, final);
 }
 
 // Lost samples so far, of reclaimed and of live threads.
@@ -120,8 +116,7 @@ uint64_t lost_samples(const Runtime& rt) {
 uint64_t post(Runtime& rt, Command c) {
     const uint64_t seq = rt.next_seq.fetch_add(1) + 1;
     rt.request.store(seq << 8 | c, std::memory_order_release);
-    uint64_t one = 1;
-    if (write(rt.wake_fd, &one, sizeof one) < 0) {}
+    wake_writer();
     return seq;
 }
 
@@ -209,26 +204,17 @@ void at_exit(int status, void*) { end_profile(EndHow::exit, status); }
 
 void set_up() {
     auto rt = std::make_unique<Runtime>();
-    PreparedRun run;  // what sprof_lib handed over, or the defaults in a program linked with -lsprof_rt
-    run.opts = from_environment();
-    resolve_run_events(run, "sprof");
-    rt->opts = run.opts;
+    // What sprof_lib handed over, or the defaults in a program linked with -lsprof_rt.
+    rt->opts = from_environment();
+    resolve_run(rt->opts, "sprof");
     rt->owner = getpid();
-    rt->backend = make_backend(rt->opts.backend, run.events, run.slots);
+    rt->backend = make_backend(rt->opts.backend, rt->opts.events, rt->opts.slots);
 
-    char exe[4096] = {};
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    std::string program = n > 0 ? std::string(exe, n) : "unknown";
-
-    std::vector<std::string> argv;
-    {
-        std::ifstream cmdline("/proc/self/cmdline");
-        for (std::string arg; std::getline(cmdline, arg, '\0');) argv.push_back(arg);
-    }
-    ProfileHeader h =
-        make_profile_header("sprof_lib", rt->opts, run.events, run.slots, program, std::move(argv), rt->owner);
+    std::string program = exe_path(0);
+    if (program.empty()) program = "unknown";
+    ProfileHeader h = make_profile_header("sprof_lib", rt->opts, program, command_line(0), rt->owner);
     std::vector<ObjectSymbols> tables;  // precomputed by preprof: no ELF reading at start
-    if (!rt->opts.control.empty()) tables = read_control_file(rt->opts.control).tables;
+    if (!rt->opts.control.empty()) tables = std::move(read_control_file(rt->opts.control).run.tables);
 
     const char* root = std::getenv(kRootPidVariable);
     const bool descendant = root && std::atoi(root) != rt->owner;
@@ -237,6 +223,10 @@ void set_up() {
     std::snprintf(g_next_image, sizeof g_next_image, "%s=%d:%u", kImageVariable, int(rt->owner), image + 1);
     std::string path = expand_output_path(rt->opts.output, program, rt->owner, descendant, image);
     rt->session = std::make_unique<ProfileSession>(path, std::move(h), 0, monotonic_ns(), std::move(tables));
+    if (rt->opts.locality.present) {  // before the writer thread, which alone writes once it runs
+        rt->session->writer().add_locality_run(rt->opts.locality);
+        locality::start(rt->opts.locality);
+    }
     rt->signo = install_handler();
     rt->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
     rt->done_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
@@ -258,6 +248,7 @@ void set_up() {
     g_rt->active = true;
     start_thread(*g_rt->backend, g_rt->opts.sample_interval_ns, g_rt->signo);
     tls_sampled = true;
+    locality::thread_start();
 }
 
 __attribute__((constructor)) void load() {
@@ -278,6 +269,7 @@ void on_thread_start() {
     try {
         start_thread(*g_rt->backend, g_rt->opts.sample_interval_ns, g_rt->signo);
         tls_sampled = true;
+        locality::thread_start();
     } catch (const std::exception& e) {
         warn(std::string("thread ") + std::to_string(gettid()) + " not sampled: " + e.what());
     }
@@ -286,6 +278,7 @@ void on_thread_start() {
 void on_thread_exit() {
     stop_thread();
     tls_sampled = false;
+    locality::thread_exit();
 }
 
 void on_fork_child() {
@@ -295,6 +288,13 @@ void on_fork_child() {
     g_rt->active = false;
     forget_thread();
     tls_sampled = false;
+    locality::fork_child();
+}
+
+void wake_writer() {
+    if (!g_rt || g_rt->wake_fd < 0) return;
+    uint64_t one = 1;
+    if (write(g_rt->wake_fd, &one, sizeof one) < 0) {}
 }
 
 bool is_owner() { return g_rt && g_rt->session && getpid() == g_rt->owner; }

@@ -20,6 +20,10 @@ void on_fork_child();
 // The C library's pthread_create, bypassing the hook (for the runtime's own threads).
 int real_pthread_create(pthread_t* t, const pthread_attr_t* a, void* (*fn)(void*), void* arg);
 
+// Wakes the writer thread for a drain before its period is up (buffers
+// filling fast). Async-signal-safe: one write to an eventfd.
+void wake_writer();
+
 // Whether the caller is the process this runtime profiles: false in a fork
 // or vfork child, which shares (a copy of) the runtime but not its profile.
 // Async-signal-safe.

@@ -4,8 +4,6 @@
 #include <pthread.h>
 #include <signal.h>
 #include <sys/ioctl.h>
-#include <time.h>
-#include <ucontext.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -13,7 +11,9 @@
 #include <cstring>
 #include <string>
 
+#include "sprof/clock.hpp"
 #include "sprof/perf_event.hpp"
+#include "sprof/program_counter.hpp"
 
 namespace sprof::rt {
 
@@ -24,23 +24,6 @@ static int g_tick_signo = 0;  // set once by install_handler
 // initial-exec: a preloaded library's TLS is static, so reading it in the
 // handler never allocates.
 static thread_local ThreadSlot* tls_slot __attribute__((tls_model("initial-exec"))) = nullptr;
-
-uint64_t monotonic_ns() {
-    timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return uint64_t(ts.tv_sec) * 1'000'000'000u + uint64_t(ts.tv_nsec);
-}
-
-static uint64_t pc_of(void* ucontext) {
-    auto* uc = static_cast<ucontext_t*>(ucontext);
-#if defined(__x86_64__)
-    return static_cast<uint64_t>(uc->uc_mcontext.gregs[REG_RIP]);
-#elif defined(__aarch64__)
-    return uc->uc_mcontext.pc;
-#else
-#error "sprof: program counter extraction not implemented for this architecture"
-#endif
-}
 
 // Appends a sample to the thread's ring; counts it lost when the writer has
 // fallen a whole ring behind.
@@ -75,7 +58,7 @@ static void take_ticks(ThreadSlot& t, void* ucontext) noexcept {
         return;
     }
     RawSample s;
-    s.pc = pc_of(ucontext);
+    s.pc = pc_of(*static_cast<const ucontext_t*>(ucontext));
     s.wall_ns = monotonic_ns();
     if (t.counters->sample(s)) push(t, s);
 }

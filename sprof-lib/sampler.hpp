@@ -41,6 +41,4 @@ void stop_thread();
 // timer (the fd is shared with the parent).
 void forget_thread();
 
-uint64_t monotonic_ns();
-
 }  // namespace sprof::rt

@@ -8,17 +8,18 @@
 #include <filesystem>
 #include <string>
 
-#include "sprof/control_file.hpp"
-#include "sprof/events.hpp"
 #include "sprof/launch.hpp"
-#include "sprof/run_options.hpp"
+#include "sprof/locality_options.hpp"
+#include "sprof/proc.hpp"
+#include "sprof/run_profile.hpp"
 
 namespace {
 
 // libsprof_rt.so next to this tool: <prefix>/bin/sprof_lib → <prefix>/lib*/libsprof_rt.so.
 std::string runtime_library() {
     namespace fs = std::filesystem;
-    fs::path self = fs::read_symlink("/proc/self/exe");
+    const fs::path self = sprof::exe_path(0);
+    if (self.empty()) throw std::runtime_error("cannot read /proc/self/exe to find libsprof_rt.so");
     for (const char* dir : {"lib", "lib64", "lib/x86_64-linux-gnu", "lib/aarch64-linux-gnu"}) {
         fs::path candidate = self.parent_path().parent_path() / dir / "libsprof_rt.so";
         if (fs::exists(candidate)) return candidate.string();
@@ -29,13 +30,14 @@ std::string runtime_library() {
 }  // namespace
 
 int main(int argc, char** argv) {
-    const std::string tool = "sprof_lib";
-    return sprof::collector_main(argc, argv, tool, false, [&](sprof::PreparedRun& run) -> int {
-        for (const auto& [name, value] : sprof::to_environment(run.opts)) setenv(name.c_str(), value.c_str(), 1);
+    const sprof::Tool tool = sprof::Tool::sprof_lib;
+    return sprof::collector_main(argc, argv, tool, [&](sprof::RunOptions& run) -> int {
+        sprof::prepare_locality(run);
+        for (const auto& [name, value] : sprof::to_environment(run)) setenv(name.c_str(), value.c_str(), 1);
         setenv(sprof::kRootPidVariable, std::to_string(getpid()).c_str(), 1);  // the program keeps this pid
         std::string preload = runtime_library();
         if (const char* old = std::getenv("LD_PRELOAD"); old && *old) preload += std::string(":") + old;
         setenv("LD_PRELOAD", preload.c_str(), 1);
-        sprof::exec_program(run.program, tool);
+        sprof::exec_program(run.program, sprof::tool_name(tool));
     });
 }

@@ -4,14 +4,8 @@
 #include "sprof/launch.hpp"
 
 int main(int argc, char** argv) {
-    return sprof::collector_main(argc, argv, "sprof_pt", true, [](sprof::PreparedRun& run) {
-        sprof::pt::MonitorSetup setup;
-        setup.opts = std::move(run.opts);
-        setup.events = std::move(run.events);
-        setup.slots = run.slots;
-        setup.tables = std::move(run.tables);
-        setup.tool = "sprof_pt";
-        sprof::pt::Monitor monitor(std::move(setup));
-        return monitor.run(run.program);
+    return sprof::collector_main(argc, argv, sprof::Tool::sprof_pt, [](sprof::RunOptions& run) {
+        sprof::pt::Monitor monitor(std::move(run));
+        return monitor.run();
     });
 }

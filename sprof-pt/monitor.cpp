@@ -15,16 +15,21 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <ctime>
-#include <fstream>
 #include <stdexcept>
 
 #include "launch_traced.hpp"
+#include "sprof/clock.hpp"
 #include "sprof/perf_event.hpp"
+#include "sprof/proc.hpp"
+#include "sprof/program_counter.hpp"
+#include "sprof/run_profile.hpp"
+#include "sprof/session.hpp"
 #include "tick_source.hpp"
 
 namespace sprof::pt {
 namespace {
+
+constexpr const char* kTool = "sprof_pt";
 
 // How often the samples of open intervals go to disk: what a kill -9 of
 // sprof_pt can cost (the runtime's drain period, for the same bound).
@@ -33,45 +38,20 @@ constexpr uint64_t kFlushPeriodNs = 100'000'000;
 // Signals meant for sprof_pt that the program should get instead.
 constexpr int kForwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 
-uint64_t monotonic_ns() {
-    timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return uint64_t(ts.tv_sec) * 1'000'000'000u + uint64_t(ts.tv_nsec);
-}
-
 uint64_t program_counter(pid_t tid, bool& ok) {
     user_regs_struct regs{};
     iovec io{&regs, sizeof regs};
     ok = ptrace(PTRACE_GETREGSET, tid, reinterpret_cast<void*>(NT_PRSTATUS), &io) == 0;
-#if defined(__x86_64__)
-    return regs.rip;
-#elif defined(__aarch64__)
-    return regs.pc;
-#else
-#error "sprof_pt: program counter extraction not implemented for this architecture"
-#endif
-}
-
-std::string exe_of(pid_t pid) {
-    char buf[4096];
-    ssize_t n = readlink(("/proc/" + std::to_string(pid) + "/exe").c_str(), buf, sizeof buf - 1);
-    return n > 0 ? std::string(buf, static_cast<size_t>(n)) : std::string();
-}
-
-std::vector<std::string> cmdline_of(pid_t pid) {
-    std::ifstream in("/proc/" + std::to_string(pid) + "/cmdline");
-    std::vector<std::string> argv;
-    for (std::string arg; std::getline(in, arg, '\0');) argv.push_back(arg);
-    return argv;
+    return pc_of(regs);
 }
 
 bool is_stopping_signal(int sig) { return sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU; }
 
 }  // namespace
 
-Monitor::Monitor(MonitorSetup setup) : setup_(std::move(setup)) {
-    backend_ = make_backend(setup_.opts.backend, setup_.events, setup_.slots);
-    rotating_ = setup_.slots < setup_.events.size();
+Monitor::Monitor(RunOptions run) : run_(std::move(run)) {
+    backend_ = make_backend(run_.backend, run_.events, run_.slots);
+    rotating_ = run_.slots < run_.events.size();
 }
 
 Monitor::~Monitor() {
@@ -79,11 +59,11 @@ Monitor::~Monitor() {
     if (wall_fd_ >= 0) close(wall_fd_);
 }
 
-void Monitor::warn(const std::string& msg) { std::fprintf(stderr, "%s: %s\n", setup_.tool.c_str(), msg.c_str()); }
+void Monitor::warn(const std::string& msg) { std::fprintf(stderr, "%s: %s\n", kTool, msg.c_str()); }
 
 void Monitor::arm(pid_t tid, bool enable_on_exec, TracedThread& t) {
-    const bool cpu = setup_.opts.clock == "cpu";
-    t.counters = backend_->attach(tid, enable_on_exec, cpu ? setup_.opts.sample_interval_ns : 0);
+    const bool cpu = run_.clock == "cpu";
+    t.counters = backend_->attach(tid, enable_on_exec, cpu ? run_.sample_interval_ns : 0);
     if (!cpu) return;
     if (const int fd = t.counters->tick_fd(); fd >= 0) {
         // The counters record each tick themselves: no stop of the thread is needed.
@@ -93,12 +73,12 @@ void Monitor::arm(pid_t tid, bool enable_on_exec, TracedThread& t) {
         if (!enable_on_exec) ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
         return;
     }
-    tasks_.set_ticker(t, std::make_unique<CpuTicker>(tid, setup_.opts.sample_interval_ns, tick_signo_,
+    tasks_.set_ticker(t, std::make_unique<CpuTicker>(tid, run_.sample_interval_ns, tick_signo_,
                                                      enable_on_exec));
 }
 
-int Monitor::run(char** argv) {
-    name_ = argv[0];
+int Monitor::run() {
+    char** argv = run_.program;
     tick_signo_ = SIGRTMIN;
     sigset_t mask, old;
     sigemptyset(&mask);
@@ -111,13 +91,13 @@ int Monitor::run(char** argv) {
     if (signal_fd_ < 0) throw std::runtime_error(std::string("signalfd: ") + std::strerror(errno));
 
     unsigned long options = PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC;
-    if (setup_.opts.follow) options |= PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK;
+    if (run_.follow) options |= PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK;
     t0_ns_ = monotonic_ns();
-    main_pid_ = launch_traced(argv, setup_.tool, options, old, [&](pid_t pid) {
+    main_pid_ = launch_traced(argv, kTool, options, old, [&](pid_t pid) {
         arm(pid, true, tasks_.add_thread(pid, pid));
     });
     tasks_.add_process(main_pid_, argv[0]);
-    if (setup_.opts.clock == "wall") wall_fd_ = open_wall_ticker(setup_.opts.sample_interval_ns);
+    if (run_.clock == "wall") wall_fd_ = open_wall_ticker(run_.sample_interval_ns);
 
     uint64_t next_flush = monotonic_ns() + kFlushPeriodNs;
     while (!tasks_.processes().empty()) {
@@ -236,7 +216,7 @@ void Monitor::on_new_task(pid_t tid) {
     if (pid == 0) return;
     TracedProcess* p = tasks_.process(pid);
     if (!p) {  // a new process (fork, vfork)
-        p = &tasks_.add_process(pid, exe_of(pid));
+        p = &tasks_.add_process(pid, exe_path(pid));
         start_session(*p, p->program);
     }
     TracedThread& t = tasks_.add_thread(tid, pid);
@@ -249,12 +229,11 @@ void Monitor::on_new_task(pid_t tid) {
 }
 
 void Monitor::start_session(TracedProcess& p, const std::string& program) {
-    ProfileHeader h = make_profile_header(setup_.tool, setup_.opts, setup_.events, setup_.slots, program,
-                                          cmdline_of(p.pid), p.pid);
+    ProfileHeader h = make_profile_header(kTool, run_, program, command_line(p.pid), p.pid);
     // Followed processes never share the program's file name (they would overwrite it).
-    const std::string path = expand_output_path(setup_.opts.output, name_, p.pid, p.pid != main_pid_);
+    const std::string path = expand_output_path(run_.output, run_.program[0], p.pid, p.pid != main_pid_);
     const uint64_t t0 = p.pid == main_pid_ ? t0_ns_ : monotonic_ns();
-    p.session = std::make_unique<ProfileSession>(path, std::move(h), p.pid, t0, setup_.tables);
+    p.session = std::make_unique<ProfileSession>(path, std::move(h), p.pid, t0, run_.tables);
     p.session->add_thread(static_cast<uint32_t>(p.pid), thread_name(p.pid));
 }
 
@@ -317,10 +296,10 @@ void Monitor::on_exec(TracedThread& t) {
         if (p->session) p->session->end_thread(static_cast<uint32_t>(pid), monotonic_ns());
         tasks_.rename_thread(static_cast<pid_t>(former), pid);
     }
-    p->program = exe_of(pid);
+    p->program = exe_path(pid);
     if (!p->session) {
         start_session(*p, p->program);
-    } else if (!setup_.opts.follow) {
+    } else if (!run_.follow) {
         // Not following exec: the profile of the first image ends here, by
         // the exec; the process is still waited for, for sprof_pt's own status.
         end_threads(*p, monotonic_ns());

@@ -9,27 +9,18 @@
 #include <vector>
 
 #include "sprof/backend.hpp"
-#include "sprof/events.hpp"
 #include "sprof/run_options.hpp"
-#include "sprof/symbols.hpp"
 #include "task_table.hpp"
 
 namespace sprof::pt {
 
-struct MonitorSetup {
-    RunOptions opts;
-    std::vector<EventSpec> events;
-    unsigned slots = 0;
-    std::vector<ObjectSymbols> tables;  // from a control file
-    std::string tool = "sprof_pt";
-};
-
 class Monitor {
 public:
-    explicit Monitor(MonitorSetup setup);
+    // A prepared run (resolve_run) with its program.
+    explicit Monitor(RunOptions run);
     ~Monitor();
-    // Runs argv to its end; returns its exit status (128+signal when killed).
-    int run(char** argv);
+    // Runs the program to its end; returns its exit status (128+signal when killed).
+    int run();
 
 private:
     void arm(pid_t pid, bool enable_on_exec, TracedThread& t);
@@ -61,10 +52,9 @@ private:
     void flush_parts();
     void warn(const std::string& msg);
 
-    MonitorSetup setup_;
+    RunOptions run_;
     std::unique_ptr<Backend> backend_;
     TaskTable tasks_;
-    std::string name_;  // argv[0] as given: the default profile name
     pid_t main_pid_ = 0;
     int main_status_ = 0;
     int tick_signo_ = 0;

@@ -1,7 +1,5 @@
 #include "task_table.hpp"
 
-#include <fstream>
-
 namespace sprof::pt {
 
 TracedThread& TaskTable::add_thread(pid_t tid, pid_t pid) {
@@ -71,19 +69,5 @@ TracedProcess* TaskTable::process(pid_t pid) {
 }
 
 void TaskTable::remove_process(pid_t pid) { processes_.erase(pid); }
-
-pid_t thread_group_of(pid_t tid) {
-    std::ifstream in("/proc/" + std::to_string(tid) + "/status");
-    for (std::string line; std::getline(in, line);)
-        if (line.rfind("Tgid:", 0) == 0) return static_cast<pid_t>(std::stol(line.substr(5)));
-    return 0;
-}
-
-std::string thread_name(pid_t tid) {
-    std::ifstream in("/proc/" + std::to_string(tid) + "/comm");
-    std::string name;
-    std::getline(in, name);
-    return name;
-}
 
 }  // namespace sprof::pt

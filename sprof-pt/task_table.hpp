@@ -58,9 +58,4 @@ private:
     std::map<pid_t, TracedProcess> processes_;
 };
 
-// The thread group of `tid` (Tgid in /proc/TID/status); 0 when it is gone.
-pid_t thread_group_of(pid_t tid);
-// The thread's name (comm); empty when it is gone.
-std::string thread_name(pid_t tid);
-
 }  // namespace sprof::pt

@@ -10,10 +10,10 @@
 #include <string>
 
 #include "sprof/perf_event.hpp"
+#include "sprof/program_counter.hpp"
 
 namespace sprof::pt {
 namespace {
-
 
 constexpr size_t kDataPages = 1;  // one record per tick, consumed at every tick
 

@@ -22,6 +22,8 @@ if [ "${SPROF_TEST_AS_NOBODY:-0}" = 1 ]; then
     cp -a "$BIN" "$COPY/build/bin"
     cp -a "$BUILD"/lib/*.so* "$COPY/build/lib/"
     cp -a "$WORK" "$COPY/build/tests/workloads"
+    cp -a "$BUILD/tests/locality_dump" "$COPY/build/tests/"
+    cp -a "$BUILD/share" "$COPY/build/share"  # sprof-cc's specs file
     cp -a "$HERE" "$COPY/integration"
     chmod -R a+rX "$COPY"
     chown 65534:65534 "$COPY/home"  # nobody's scratch space and $HOME (perf writes ~/.debug)

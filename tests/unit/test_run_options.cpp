@@ -4,16 +4,20 @@
 
 #include <vector>
 
+#include "sprof/control_file.hpp"
 #include "sprof/run_options.hpp"
+#include "sprof/run_profile.hpp"
 
 using namespace sprof;
 
 namespace {
-int parse(std::vector<std::string> args, RunOptions& o, bool pt = false) {
+// Parses as `tool` would; returns the index of the program in args (its size when there is none).
+int parse(std::vector<std::string> args, RunOptions& o, Tool tool = Tool::sprof_lib) {
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
-    return parse_run_options(static_cast<int>(args.size()), argv.data(), o, pt);
+    parse_run_options(static_cast<int>(args.size()), argv.data(), tool, o);
+    return o.program ? static_cast<int>(o.program - argv.data()) : static_cast<int>(args.size());
 }
 }  // namespace
 
@@ -33,13 +37,13 @@ TEST_CASE("run options: the program starts at the first non-option") {
                    "x.%p.sprof", "prog", "-e", "arg"},
                   o);
     CHECK(i == 11);
-    CHECK(o.events == "task-clock,page-faults");
+    CHECK(event_list(o.events) == "task-clock,page-faults");
     CHECK(o.slots == 1);
     CHECK(o.sample_interval_ns == 5'000'000);
     CHECK(o.hist_samples == 7);
     CHECK(o.output == "x.%p.sprof");
     RunOptions d;
-    CHECK(parse({"sprof_pt", "--clock", "wall", "--no-follow", "--", "prog"}, d, true) == 5);
+    CHECK(parse({"sprof_pt", "--clock", "wall", "--no-follow", "--", "prog"}, d, Tool::sprof_pt) == 5);
     CHECK(d.clock == "wall");
     CHECK_FALSE(d.follow);
 }
@@ -54,16 +58,112 @@ TEST_CASE("run options: bad options are usage errors") {
     CHECK_THROWS_AS(parse({"sprof_lib", "--clock", "wall", "p"}, o), UsageError);  // sprof_pt only
 }
 
+TEST_CASE("run options: each tool takes its own options, and says whose another one is") {
+    RunOptions o;
+    CHECK_THROWS_WITH(parse({"sprof_lib", "--no-follow", "p"}, o), "--no-follow is an option of sprof_pt");
+    CHECK_THROWS_WITH(parse({"preprof", "-c", "x.prf", "p"}, o, Tool::preprof),
+                      "--control is an option of sprof_lib and sprof_pt");
+    RunOptions pre;
+    CHECK(parse({"preprof", "-o", "x.prf", "--slots", "2", "p"}, pre, Tool::preprof) == 5);
+    CHECK(pre.output == "x.prf");
+    const std::string lib = run_usage(Tool::sprof_lib), pt = run_usage(Tool::sprof_pt), pp = run_usage(Tool::preprof);
+    CHECK(lib.find("--no-follow") == std::string::npos);
+    CHECK(pt.find("      --no-follow           do not follow fork/vfork/exec\n") != std::string::npos);
+    CHECK(pp.find("--control") == std::string::npos);
+    CHECK(pp.find("  -o, --output FILE         control file to write") != std::string::npos);
+    CHECK(lib.find("  -o, --output FILE         profile file") != std::string::npos);
+}
+
+TEST_CASE("run options: what the command line gave is marked, and only that") {
+    RunOptions o;
+    parse({"sprof_pt", "-H", "9", "--no-follow", "p"}, o, Tool::sprof_pt);
+    CHECK(o.given(Option::histogram));
+    CHECK(o.given(Option::follow));
+    CHECK_FALSE(o.given(Option::events));
+    CHECK_FALSE(o.given(Option::slots));
+    CHECK_FALSE(o.given(Option::sample_interval));
+    RunOptions h;
+    parse({"sprof_lib", "--hist-interval", "1s", "-H", "5", "p"}, h);  // the last one wins
+    CHECK(h.hist_samples == 5);
+    CHECK(h.hist_interval_ns == 0);
+}
+
+TEST_CASE("run options: a control file fills what the command line left open") {
+    RunOptions file;
+    file.events = resolve_events("task-clock,page-faults", false);
+    file.slots = 1;
+    file.sample_interval_ns = 5'000'000;
+    file.hist_interval_ns = 2'000'000'000;
+    file.backend = "cmdev";
+    file.tables.emplace_back("/bin/app", std::vector<FunctionRange>{{0x10, 0x20, "f"}});
+
+    RunOptions none;
+    parse({"sprof_lib", "p"}, none);
+    apply_control_file(none, file);
+    CHECK(event_list(none.events) == "task-clock,page-faults");
+    CHECK(none.slots == 1);
+    CHECK(none.sample_interval_ns == 5'000'000);
+    CHECK(none.hist_interval_ns == 2'000'000'000);
+    CHECK(none.backend == "cmdev");
+    REQUIRE(none.tables.size() == 1);
+    CHECK(none.tables[0].path() == "/bin/app");
+
+    RunOptions cli;
+    parse({"sprof_lib", "-e", "page-faults", "-s", "20ms", "-H", "3", "--backend", "perf", "p"}, cli);
+    apply_control_file(cli, file);
+    CHECK(event_list(cli.events) == "page-faults");
+    CHECK(cli.slots == 0);  // the file's slots were set for its own events
+    CHECK(cli.sample_interval_ns == 20'000'000);
+    CHECK(cli.hist_samples == 3);
+    CHECK(cli.hist_interval_ns == 0);
+    CHECK(cli.backend == "perf");
+
+    RunOptions slots;
+    parse({"sprof_lib", "--slots", "2", "p"}, slots);
+    apply_control_file(slots, file);
+    CHECK(event_list(slots.events) == "task-clock,page-faults");
+    CHECK(slots.slots == 2);
+}
+
+TEST_CASE("run options: the environment carries every runtime option, and names a bad one") {
+    RunOptions o;
+    o.events = resolve_events("task-clock,page-faults", false);
+    o.hist_samples = 12;
+    o.control = "/tmp/app.prf";
+    o.backend = "cmdev";
+    const auto env = to_environment(o);
+    std::vector<std::string> names;
+    for (const auto& [k, v] : env) names.push_back(k);
+    CHECK(names == std::vector<std::string>{"SPROF_EVENTS", "SPROF_SLOTS", "SPROF_SAMPLE_INTERVAL",
+                                            "SPROF_HIST_SAMPLES", "SPROF_HIST_INTERVAL", "SPROF_OUTPUT",
+                                            "SPROF_CONTROL", "SPROF_BACKEND", "SPROF_LOCALITY",
+                                            "SPROF_LINE_SIZE", "SPROF_LOCALITY_SEED"});
+    for (const auto& [k, v] : env) setenv(k.c_str(), v.c_str(), 1);
+    RunOptions back = from_environment();
+    CHECK(event_list(back.events) == "task-clock,page-faults");
+    CHECK(back.slots == 0);  // unset stays unset
+    CHECK(back.sample_interval_ns == 10'000'000);
+    CHECK(back.hist_samples == 12);
+    CHECK(back.hist_interval_ns == 0);
+    CHECK(back.output.empty());
+    CHECK(back.control == "/tmp/app.prf");
+    CHECK(back.backend == "cmdev");
+    setenv("SPROF_SAMPLE_INTERVAL", "soon", 1);
+    CHECK_THROWS_WITH(from_environment(),
+                      "SPROF_SAMPLE_INTERVAL='soon': invalid duration 'soon' (examples: 10ms, 250us, 1s)");
+    for (const auto& [k, v] : env) unsetenv(k.c_str());
+}
+
 TEST_CASE("run options: environment round trip and output names") {
     RunOptions o;
-    o.events = "task-clock";
+    o.events = resolve_events("task-clock", false);
     o.slots = 3;
     o.sample_interval_ns = 2'000'000;
     o.hist_interval_ns = 500'000'000;
     o.output = "out.sprof";
     for (const auto& [k, v] : to_environment(o)) setenv(k.c_str(), v.c_str(), 1);
     RunOptions back = from_environment();
-    CHECK(back.events == "task-clock");
+    CHECK(event_list(back.events) == "task-clock");
     CHECK(back.slots == 3);
     CHECK(back.sample_interval_ns == 2'000'000);
     CHECK(back.hist_interval_ns == 500'000'000);

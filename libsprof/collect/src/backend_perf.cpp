@@ -20,6 +20,7 @@
 #include "sprof/backend.hpp"
 #include "sprof/perf_event.hpp"
 #include "sprof/perf_ring.hpp"
+#include "sprof/program_counter.hpp"
 #include "sprof/scheduler.hpp"
 
 namespace sprof {

@@ -1,12 +1,11 @@
 #include "sprof/control_file.hpp"
 
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -136,13 +135,14 @@ void write_control_file(const std::string& path, const ControlFile& c) {
         "# The options may be edited; the tables are checked against their files.\n"
         "sprof-control {}\nprogram {}\n",
         c.program, kControlFormatVersion, c.program);
-    for (const EventSpec& e : c.events)
+    const RunOptions& run = c.run;
+    for (const EventSpec& e : run.events)
         out += fmt::format("event {} type={} config=0x{:x}\n", e.name, e.attr.type, e.attr.config);
-    out += fmt::format("slots {}\nsample-interval {}\n", c.slots, format_duration(c.sample_interval_ns));
-    out += c.hist_interval_ns ? fmt::format("hist-interval {}\n", format_duration(c.hist_interval_ns))
-                              : fmt::format("hist-samples {}\n", c.hist_samples);
-    out += fmt::format("backend {}\n", c.backend);
-    for (const ObjectSymbols& t : c.tables) {
+    out += fmt::format("slots {}\nsample-interval {}\n", run.slots, format_duration(run.sample_interval_ns));
+    out += run.hist_interval_ns ? fmt::format("hist-interval {}\n", format_duration(run.hist_interval_ns))
+                                : fmt::format("hist-samples {}\n", run.hist_samples);
+    out += fmt::format("backend {}\n", run.backend);
+    for (const ObjectSymbols& t : run.tables) {
         FileStamp st;
         if (!stamp_of(t.path(), st)) throw ControlFileError("cannot stat " + t.path() + ": " + std::strerror(errno));
         out += fmt::format("object size={} mtime={} segments={} functions={} {}\n", st.size, format_mtime(st.mtime_ns),
@@ -167,6 +167,7 @@ ControlFile read_control_file(const std::string& path) {
     FileStamp self;
     stamp_of(path, self);
     ControlFile c;
+    RunOptions& run = c.run;
     std::string key, rest;
     if (!lines.next(key, rest) || key != "sprof-control") lines.fail("not a control file (no 'sprof-control' line)");
     if (lines.number(rest) != kControlFormatVersion)
@@ -193,21 +194,26 @@ ControlFile read_control_file(const std::string& path) {
             if (ev.attr.type != type || ev.attr.config != config)
                 throw ControlFileError(fmt::format("{} is stale: event {} is type={} config=0x{:x} on this machine "
                                                    "(run preprof again)", path, w[0], ev.attr.type, ev.attr.config));
-            c.events.push_back(ev);
+            run.events.push_back(ev);
+            run.give(Option::events);
         } else if (key == "slots") {
-            c.slots = static_cast<unsigned>(lines.number(rest));
+            run.slots = static_cast<unsigned>(lines.number(rest));
+            run.give(Option::slots);
         } else if (key == "backend") {
-            c.backend = rest;
+            run.backend = rest;
+            run.give(Option::backend);
         } else if (key == "sample-interval" || key == "hist-interval") {
             try {
-                (key == "sample-interval" ? c.sample_interval_ns : c.hist_interval_ns) = parse_duration(rest);
+                (key == "sample-interval" ? run.sample_interval_ns : run.hist_interval_ns) = parse_duration(rest);
             } catch (const UsageError& e) {
                 lines.fail(e.what());
             }
+            run.give(key == "sample-interval" ? Option::sample_interval : Option::histogram);
         } else if (key == "hist-samples") {
-            c.hist_samples = static_cast<uint32_t>(lines.number(rest));
+            run.hist_samples = static_cast<uint32_t>(lines.number(rest));
+            run.give(Option::histogram);
         } else if (key == "object") {
-            c.tables.push_back(read_table(lines, rest, path, self.mtime_ns));
+            run.tables.push_back(read_table(lines, rest, path, self.mtime_ns));
         } else if (key == "end") {
             ended = true;
         } else {
@@ -215,59 +221,26 @@ ControlFile read_control_file(const std::string& path) {
         }
     }
     if (!ended) lines.fail("no 'end' line (file cut short)");
-    if (c.program.empty() || c.events.empty() || c.backend.empty() || !c.sample_interval_ns ||
-        !(c.hist_samples || c.hist_interval_ns))
+    if (c.program.empty() || run.events.empty() || !run.given(Option::backend) || run.backend.empty() ||
+        !run.given(Option::sample_interval) || !run.given(Option::histogram) ||
+        !(run.hist_samples || run.hist_interval_ns))
         lines.fail("program, event, sample-interval, hist-samples or hist-interval, and backend are required");
-    if (c.slots > c.events.size()) lines.fail("more slots than events");
+    if (run.slots > run.events.size()) lines.fail("more slots than events");
     return c;
 }
 
-RunOptions control_run_options(const ControlFile& c) {
-    RunOptions o;
-    for (const EventSpec& e : c.events) o.events += (o.events.empty() ? "" : ",") + e.name;
-    o.slots = c.slots;
-    o.sample_interval_ns = c.sample_interval_ns;
-    if (c.hist_samples) o.hist_samples = c.hist_samples;
-    o.hist_interval_ns = c.hist_interval_ns;
-    o.backend = c.backend;
-    return o;
-}
-
-std::string find_program(const std::string& name) {
-    if (name.find('/') != std::string::npos) return access(name.c_str(), F_OK) == 0 ? name : "";
-    const char* path = std::getenv("PATH");
-    std::istringstream dirs(path ? path : "/usr/local/bin:/usr/bin:/bin");
-    for (std::string dir; std::getline(dirs, dir, ':');) {
-        std::string candidate = (dir.empty() ? "." : dir) + "/" + name;
-        if (access(candidate.c_str(), X_OK) == 0) return candidate;
+void apply_control_file(RunOptions& run, RunOptions file) {
+    if (!run.given(Option::events)) {
+        run.events = std::move(file.events);
+        if (!run.given(Option::slots)) run.slots = file.slots;
     }
-    return "";
-}
-
-int parse_run_with_control(int argc, char** argv, RunOptions& opts, bool ptrace_options,
-                           std::vector<ObjectSymbols>* tables) {
-    namespace fs = std::filesystem;
-    RunOptions given;
-    const int program = parse_run_options(argc, argv, given, ptrace_options);
-    opts = given;
-    if (given.list_events || program >= argc) return program;
-
-    const std::string exe = find_program(argv[program]);
-    std::string control = given.control;
-    if (control.empty() && !exe.empty() && fs::exists(exe + ".prf")) control = exe + ".prf";
-    if (control.empty()) return program;
-
-    ControlFile c = read_control_file(control);
-    std::error_code ec;
-    if (!exe.empty() && !fs::equivalent(c.program, exe, ec))
-        throw ControlFileError(control + " was written for " + c.program + ", not " + exe +
-                               " (run preprof " + exe + ")");
-    opts = control_run_options(c);
-    parse_run_options(argc, argv, opts, ptrace_options);  // the command line wins
-    if (!given.events.empty() && given.slots == 0) opts.slots = 0;  // slots belong to the events they were set for
-    opts.control = fs::absolute(control).string();
-    if (tables) *tables = std::move(c.tables);
-    return program;
+    if (!run.given(Option::sample_interval)) run.sample_interval_ns = file.sample_interval_ns;
+    if (!run.given(Option::histogram)) {
+        run.hist_samples = file.hist_samples;
+        run.hist_interval_ns = file.hist_interval_ns;
+    }
+    if (!run.given(Option::backend)) run.backend = std::move(file.backend);
+    run.tables = std::move(file.tables);
 }
 
 }  // namespace sprof

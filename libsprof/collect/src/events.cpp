@@ -172,6 +172,12 @@ std::vector<std::string> split_list(const std::string& s) {
     return out;
 }
 
+std::string event_list(const std::vector<EventSpec>& events) {
+    std::string list;
+    for (const EventSpec& e : events) list += (list.empty() ? "" : ",") + e.name;
+    return list;
+}
+
 EventSpec resolve_event(const std::string& name) {
     EventSpec ev;
     ev.name = name;

@@ -4,12 +4,46 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <sstream>
 
 #include "sprof/backend.hpp"
 #include "sprof/control_file.hpp"
 
 namespace sprof {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Takes the options the command line left open from the control file that
+// applies to the program, if any.
+void take_control_file(RunOptions& run) {
+    const std::string exe = find_program(run.program[0]);
+    std::string path = run.control;
+    if (path.empty() && !exe.empty() && fs::exists(exe + ".prf")) path = exe + ".prf";
+    if (path.empty()) return;
+    ControlFile c = read_control_file(path);
+    std::error_code ec;
+    if (!exe.empty() && !fs::equivalent(c.program, exe, ec))
+        throw ControlFileError(path + " was written for " + c.program + ", not " + exe + " (run preprof " + exe + ")");
+    apply_control_file(run, std::move(c.run));
+    run.control = fs::absolute(path).string();
+}
+
+}  // namespace
+
+std::string find_program(const std::string& name) {
+    if (name.find('/') != std::string::npos) return access(name.c_str(), F_OK) == 0 ? name : "";
+    const char* path = std::getenv("PATH");
+    std::istringstream dirs(path ? path : "/usr/local/bin:/usr/bin:/bin");
+    for (std::string dir; std::getline(dirs, dir, ':');) {
+        std::string candidate = (dir.empty() ? "." : dir) + "/" + name;
+        if (access(candidate.c_str(), X_OK) == 0) return candidate;
+    }
+    return "";
+}
 
 void exec_program(char** argv, const std::string& tool) {
     execvp(argv[0], argv);
@@ -18,51 +52,56 @@ void exec_program(char** argv, const std::string& tool) {
     _exit(err == ENOENT || err == ENOTDIR ? 127 : 126);
 }
 
-void resolve_run_events(PreparedRun& run, const std::string& tool) {
-    if (run.opts.events.empty()) {
+RunOptions prepare_run(int argc, char** argv, Tool tool) {
+    RunOptions run;
+    parse_run_options(argc, argv, tool, run);
+    if (run.list_events || !run.program) return run;
+    if (tool != Tool::preprof) take_control_file(run);  // preprof writes control files, never reads one
+    resolve_run(run, tool_name(tool));
+    return run;
+}
+
+void resolve_run(RunOptions& run, const std::string& tool) {
+    if (run.events.empty()) {
         std::string why;
-        run.opts.events = default_events(why);
+        run.events = resolve_events(default_events(why), false);
         if (!why.empty()) std::fprintf(stderr, "%s: %s\n", tool.c_str(), why.c_str());
     }
-    run.events = resolve_events(run.opts.events, false);
     const auto n = static_cast<unsigned>(run.events.size());
-    if (run.opts.slots > n)
-        throw UsageError("--slots " + std::to_string(run.opts.slots) + " is more than the " + std::to_string(n) +
-                         " events");
-    run.slots = run.opts.slots ? run.opts.slots : n;
+    if (run.slots > n)
+        throw UsageError("--slots " + std::to_string(run.slots) + " is more than the " + std::to_string(n) + " events");
+    if (run.slots == 0) run.slots = n;
     // The run's counters, once, on this process, through the backend the run
     // will use (its permission rules, not perf's, for cmdev): a run never
     // starts with an event, a timer or a device it cannot have.
-    make_backend(run.opts.backend, run.events, run.slots)->attach(0, false, run.opts.sample_interval_ns);
+    make_backend(run.backend, run.events, run.slots)->attach(0, false, run.sample_interval_ns);
 }
 
-int collector_main(int argc, char** argv, const std::string& tool, bool ptrace_options,
-                   const std::function<int(PreparedRun&)>& run) {
-    PreparedRun prepared;
+int collector_main(int argc, char** argv, Tool tool, const std::function<int(RunOptions&)>& body) {
+    const std::string name = tool_name(tool);
+    RunOptions run;
     try {
-        int program = parse_run_with_control(argc, argv, prepared.opts, ptrace_options, &prepared.tables);
-        if (prepared.opts.list_events) {
-            for (const auto& name : countable_events()) std::printf("%s\n", name.c_str());
+        run = prepare_run(argc, argv, tool);
+        if (run.list_events) {
+            for (const auto& event : countable_events()) std::printf("%s\n", event.c_str());
             return 0;
         }
-        if (program >= argc) throw UsageError("no program to profile");
-        prepared.program = argv + program;
-        resolve_run_events(prepared, tool);
+        if (!run.program) throw UsageError("no program to profile");
     } catch (const UsageError& e) {
         if (*e.what()) {
-            std::fprintf(stderr, "%s: %s (see %s --help)\n", tool.c_str(), e.what(), tool.c_str());
+            std::fprintf(stderr, "%s: %s (see %s --help)\n", name.c_str(), e.what(), name.c_str());
             return 2;
         }
-        std::fputs(run_usage(tool, ptrace_options).c_str(), stdout);
+        std::fputs(run_usage(tool).c_str(), stdout);
         return 0;
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "%s: %s\n", tool.c_str(), e.what());
+        std::fprintf(stderr, "%s: %s\n", name.c_str(), e.what());
         return 2;
     }
     try {
-        return run(prepared);
+        return body(run);
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "%s: %s\n", tool.c_str(), e.what());
+        std::fprintf(stderr, "%s: %s\n", name.c_str(), e.what());
         return 2;
     }
 }

@@ -1,14 +1,14 @@
 #include "sprof/run_options.hpp"
 
 #include <getopt.h>
-#include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
-#include <cstring>
 
-#include "sprof/events.hpp"
+#include "sprof/locality_options.hpp"
 #include "sprof/sample.hpp"
 
 namespace sprof {
@@ -34,7 +34,18 @@ std::string format_duration(uint64_t ns) {
     return std::to_string(ns) + "ns";
 }
 
-static unsigned parse_count(const std::string& s, const char* what, unsigned max) {
+const char* tool_name(Tool tool) {
+    switch (tool) {
+    case Tool::sprof_lib: return "sprof_lib";
+    case Tool::sprof_pt: return "sprof_pt";
+    case Tool::preprof: return "preprof";
+    }
+    return "sprof";
+}
+
+namespace {
+
+unsigned parse_count(const std::string& s, const char* what, unsigned max) {
     char* end = nullptr;
     errno = 0;
     unsigned long v = std::strtoul(s.c_str(), &end, 10);
@@ -44,167 +55,184 @@ static unsigned parse_count(const std::string& s, const char* what, unsigned max
     return static_cast<unsigned>(v);
 }
 
-std::string run_usage(const std::string& tool, bool ptrace_options) {
-    std::string u = "usage: " + tool + " [options] [--] program [args…]\n"
-        "  -e, --events LIST         events to count, comma separated (default: a hardware set, or\n"
-        "                            task-clock,page-faults,context-switches,cpu-migrations without a PMU)\n"
-        "      --slots K             physical counters: at most K events live at once (virtual counters)\n"
-        "  -s, --sample-interval DUR sampling interval of CPU time (default 10ms; ns/us/ms/s)\n"
-        "  -H, --hist-samples N      samples per histogram interval (default 50)\n"
-        "      --hist-interval DUR   histogram interval as a duration instead\n"
-        "  -o, --output FILE         profile file (default <program>.<pid>.sprof; %p = pid, %h = host, %r = MPI/Slurm rank, %j = job id)\n"
-        "  -c, --control FILE        control file written by preprof\n"
-        "      --backend perf|cmdev  counter source (default perf; cmdev needs kmod/cmdev.ko)\n";
-    if (ptrace_options)
-        u += "      --clock cpu|wall      sample on the program's CPU time (default) or wall time\n"
-             "      --no-follow           do not follow fork/vfork/exec\n";
-    u += "      --list-events         print the events this machine can count\n"
-         "  -h, --help                this text\n";
+constexpr unsigned bit(Tool t) { return 1u << static_cast<unsigned>(t); }
+constexpr unsigned kCollectors = bit(Tool::sprof_lib) | bit(Tool::sprof_pt);
+constexpr unsigned kAll = kCollectors | bit(Tool::preprof);
+
+// One option of one or more tools.
+struct OptionRow {
+    const char* name;   // --name; SPROF_NAME (upper case, '_' for '-') in the environment
+    char letter;        // -x, or 0
+    const char* value;  // the value's placeholder in the usage; null for a flag; "[=…]" when optional
+    Option option;      // what it gives
+    unsigned tools;     // the tools that accept it (bits of Tool)
+    const char* help;   // usage text; '\n' continues it on an indented line
+    void (*set)(RunOptions&, const std::string& value);
+    // The value as the command line gives it, for the runtime ("" = unset);
+    // null for options the runtime does not take.
+    std::string (*text)(const RunOptions&);
+};
+
+void set_output(RunOptions& r, const std::string& v) { r.output = v; }
+
+const OptionRow kOptions[] = {
+    {"events", 'e', "LIST", Option::events, kAll,
+     "events to count, comma separated (default: a hardware set, or\n"
+     "task-clock,page-faults,context-switches,cpu-migrations without a PMU)",
+     [](RunOptions& r, const std::string& v) { r.events = resolve_events(v, false); },
+     [](const RunOptions& r) { return event_list(r.events); }},
+    {"slots", 0, "K", Option::slots, kAll, "physical counters: at most K events live at once (virtual counters)",
+     [](RunOptions& r, const std::string& v) { r.slots = parse_count(v, "slot count", kMaxEvents); },
+     [](const RunOptions& r) { return r.slots ? std::to_string(r.slots) : std::string(); }},
+    {"sample-interval", 's', "DUR", Option::sample_interval, kAll,
+     "sampling interval of CPU time (default 10ms; ns/us/ms/s)",
+     [](RunOptions& r, const std::string& v) { r.sample_interval_ns = parse_duration(v); },
+     [](const RunOptions& r) { return format_duration(r.sample_interval_ns); }},
+    {"hist-samples", 'H', "N", Option::histogram, kAll, "samples per histogram interval (default 50)",
+     [](RunOptions& r, const std::string& v) {
+         r.hist_samples = parse_count(v, "sample count", 1'000'000);
+         r.hist_interval_ns = 0;
+     },
+     [](const RunOptions& r) { return std::to_string(r.hist_samples); }},
+    {"hist-interval", 0, "DUR", Option::histogram, kAll, "histogram interval as a duration instead",
+     [](RunOptions& r, const std::string& v) { r.hist_interval_ns = parse_duration(v); },
+     [](const RunOptions& r) { return r.hist_interval_ns ? format_duration(r.hist_interval_ns) : std::string(); }},
+    {"output", 'o', "FILE", Option::output, kCollectors,
+     "profile file (default <program>.<pid>.sprof; %p = pid, %h = host,\n%r = MPI/Slurm rank, %j = job id)", set_output,
+     [](const RunOptions& r) { return r.output; }},
+    {"output", 'o', "FILE", Option::output, bit(Tool::preprof), "control file to write (default <program>.prf)",
+     set_output, nullptr},
+    {"control", 'c', "FILE", Option::control, kCollectors, "control file written by preprof",
+     [](RunOptions& r, const std::string& v) { r.control = v; },
+     [](const RunOptions& r) { return r.control; }},  // the runtime takes the function tables from it
+    {"backend", 0, "perf|cmdev", Option::backend, kAll, "counter source (default perf; cmdev needs kmod/cmdev.ko)",
+     [](RunOptions& r, const std::string& v) {
+         if (v != "perf" && v != "cmdev") throw UsageError("unknown backend '" + v + "' (use perf or cmdev)");
+         r.backend = v;
+     },
+     [](const RunOptions& r) { return r.backend; }},
+    {"clock", 0, "cpu|wall", Option::clock, bit(Tool::sprof_pt),
+     "sample on the program's CPU time (default) or wall time",
+     [](RunOptions& r, const std::string& v) {
+         if (v != "cpu" && v != "wall") throw UsageError("unknown clock '" + v + "' (use cpu or wall)");
+         r.clock = v;
+     },
+     nullptr},
+    {"no-follow", 0, nullptr, Option::follow, bit(Tool::sprof_pt), "do not follow fork/vfork/exec",
+     [](RunOptions& r, const std::string&) { r.follow = false; }, nullptr},
+    {"locality", 0, "[=RATE|exact]", Option::locality, bit(Tool::sprof_lib),
+     "cache locality of a program built with sprof-cc/sprof-c++: reuse\n"
+     "distances sampled once per RATE accesses (default 10000), or exact:\n"
+     "every access through an exact cache simulator",
+     [](RunOptions& r, const std::string& v) { set_locality(r.locality, v); },
+     [](const RunOptions& r) { return locality_text(r.locality); }},
+    {"line-size", 0, "BYTES", Option::line_size, bit(Tool::sprof_lib), "cache line size of --locality (default 64)",
+     [](RunOptions& r, const std::string& v) { r.locality.line_size = parse_line_size(v); },
+     [](const RunOptions& r) { return std::to_string(r.locality.line_size); }},
+    {"locality-seed", 0, "N", Option::locality_seed, bit(Tool::sprof_lib),
+     "seed of --locality's sample points (default: random; recorded)",
+     [](RunOptions& r, const std::string& v) { r.locality.seed = parse_seed(v); },
+     [](const RunOptions& r) { return r.locality.present ? std::to_string(r.locality.seed) : std::string(); }},
+    {"list-events", 0, nullptr, Option::list_events, kAll, "print the events this machine can count",
+     [](RunOptions& r, const std::string&) { r.list_events = true; }, nullptr},
+    {"help", 'h', nullptr, Option::help, kAll, "this text",
+     [](RunOptions&, const std::string&) -> void { throw UsageError(""); }, nullptr},
+};
+
+// The row of option `name` that `tool` accepts; a UsageError naming the
+// tools that do when it does not.
+const OptionRow& row_for(const std::string& name, Tool tool) {
+    std::string owners;
+    for (const OptionRow& r : kOptions) {
+        if (name != r.name) continue;
+        if (r.tools & bit(tool)) return r;
+        for (Tool t : {Tool::sprof_lib, Tool::sprof_pt, Tool::preprof})
+            if ((r.tools & bit(t)) && owners.find(tool_name(t)) == std::string::npos)
+                owners += std::string(owners.empty() ? "" : " and ") + tool_name(t);
+    }
+    throw UsageError("--" + name + " is an option of " + owners);
+}
+
+bool optional_value(const OptionRow& r) { return r.value && r.value[0] == '['; }
+
+std::string environment_name(const OptionRow& r) {
+    std::string v = "SPROF_";
+    for (const char* c = r.name; *c; ++c) v += *c == '-' ? '_' : static_cast<char>(std::toupper(*c));
+    return v;
+}
+
+}  // namespace
+
+std::string run_usage(Tool tool) {
+    constexpr size_t kColumn = 28;
+    std::string u = tool == Tool::preprof
+                        ? "usage: preprof [options] program\n"
+                          "Writes the control file sprof_lib and sprof_pt read (-c FILE, or <program>.prf beside the "
+                          "program).\n"
+                        : std::string("usage: ") + tool_name(tool) + " [options] [--] program [args…]\n";
+    for (const OptionRow& r : kOptions) {
+        if (!(r.tools & bit(tool))) continue;
+        std::string flag = r.letter ? std::string("  -") + r.letter + ", " : "      ";
+        flag += std::string("--") + r.name + (r.value ? (optional_value(r) ? "" : " ") + std::string(r.value) : "");
+        flag.resize(std::max(kColumn, flag.size() + 1), ' ');
+        for (const char* h = r.help; *h; ++h) flag += *h == '\n' ? "\n" + std::string(kColumn, ' ') : std::string(1, *h);
+        u += flag + "\n";
+    }
     return u;
 }
 
-int parse_run_options(int argc, char** argv, RunOptions& o, bool ptrace_options) {
-    enum { kSlots = 256, kHistInterval, kBackend, kClock, kNoFollow, kList };
-    static const option longopts[] = {
-        {"events", required_argument, nullptr, 'e'},
-        {"slots", required_argument, nullptr, kSlots},
-        {"sample-interval", required_argument, nullptr, 's'},
-        {"hist-samples", required_argument, nullptr, 'H'},
-        {"hist-interval", required_argument, nullptr, kHistInterval},
-        {"output", required_argument, nullptr, 'o'},
-        {"control", required_argument, nullptr, 'c'},
-        {"backend", required_argument, nullptr, kBackend},
-        {"clock", required_argument, nullptr, kClock},
-        {"no-follow", no_argument, nullptr, kNoFollow},
-        {"list-events", no_argument, nullptr, kList},
-        {"help", no_argument, nullptr, 'h'},
-        {nullptr, 0, nullptr, 0},
-    };
+void parse_run_options(int argc, char** argv, Tool tool, RunOptions& run) {
+    // getopt sees every tool's options, so one of another tool gets a reason, not "unknown".
+    std::vector<const OptionRow*> unique;
+    std::vector<option> longopts;
+    std::string shortopts = "+:";  // '+': stop at the first non-option, which is the program
+    for (const OptionRow& r : kOptions) {
+        bool seen = false;
+        for (const OptionRow* u : unique) seen = seen || std::string(u->name) == r.name;
+        if (seen) continue;
+        const int has_arg = !r.value ? no_argument : optional_value(r) ? optional_argument : required_argument;
+        longopts.push_back({r.name, has_arg, nullptr, 256 + static_cast<int>(unique.size())});
+        unique.push_back(&r);
+        if (r.letter) shortopts += std::string(1, r.letter) + std::string(static_cast<size_t>(has_arg), ':');
+    }
+    longopts.push_back({nullptr, 0, nullptr, 0});
     optind = 1;
     opterr = 0;
-    for (;;) {
-        // '+': stop at the first non-option, which is the program.
-        int c = getopt_long(argc, argv, "+:e:s:H:o:c:h", longopts, nullptr);
-        if (c == -1) break;
-        std::string arg = optarg ? optarg : "";
-        switch (c) {
-        case 'e': o.events = arg; split_list(arg); break;
-        case kSlots: o.slots = parse_count(arg, "slot count", kMaxEvents); break;
-        case 's': o.sample_interval_ns = parse_duration(arg); break;
-        case 'H': o.hist_samples = parse_count(arg, "sample count", 1'000'000); o.hist_interval_ns = 0; break;
-        case kHistInterval: o.hist_interval_ns = parse_duration(arg); break;
-        case 'o': o.output = arg; break;
-        case 'c': o.control = arg; break;
-        case kBackend:
-            if (arg != "perf" && arg != "cmdev") throw UsageError("unknown backend '" + arg + "' (use perf or cmdev)");
-            o.backend = arg;
-            break;
-        case kClock:
-            if (!ptrace_options) throw UsageError("--clock is an option of sprof_pt");
-            if (arg != "cpu" && arg != "wall") throw UsageError("unknown clock '" + arg + "' (use cpu or wall)");
-            o.clock = arg;
-            break;
-        case kNoFollow:
-            if (!ptrace_options) throw UsageError("--no-follow is an option of sprof_pt");
-            o.follow = false;
-            break;
-        case kList: o.list_events = true; break;
-        case 'h': throw UsageError("");
-        case ':': throw UsageError(std::string("option '") + argv[optind - 1] + "' needs a value");
-        default: throw UsageError(std::string("unknown option '") + argv[optind - 1] + "'");
-        }
+    for (int c; (c = getopt_long(argc, argv, shortopts.c_str(), longopts.data(), nullptr)) != -1;) {
+        if (c == ':') throw UsageError(std::string("option '") + argv[optind - 1] + "' needs a value");
+        const OptionRow* found = c >= 256 ? unique[static_cast<size_t>(c - 256)] : nullptr;
+        for (const OptionRow* u : unique)
+            if (!found && u->letter && c == u->letter) found = u;
+        if (!found) throw UsageError(std::string("unknown option '") + argv[optind - 1] + "'");
+        const OptionRow& r = row_for(found->name, tool);
+        r.set(run, optarg ? optarg : "");
+        run.give(r.option);
     }
-    return optind;
+    run.program = optind < argc ? argv + optind : nullptr;
 }
 
-std::vector<std::pair<std::string, std::string>> to_environment(const RunOptions& o) {
-    return {
-        {"SPROF_EVENTS", o.events},
-        {"SPROF_SLOTS", std::to_string(o.slots)},
-        {"SPROF_SAMPLE_NS", std::to_string(o.sample_interval_ns)},
-        {"SPROF_HIST_SAMPLES", std::to_string(o.hist_samples)},
-        {"SPROF_HIST_NS", std::to_string(o.hist_interval_ns)},
-        {"SPROF_OUTPUT", o.output},
-        {"SPROF_BACKEND", o.backend},
-        {"SPROF_CONTROL", o.control},  // the runtime takes the function tables from it
-    };
+std::vector<std::pair<std::string, std::string>> to_environment(const RunOptions& run) {
+    std::vector<std::pair<std::string, std::string>> env;
+    for (const OptionRow& r : kOptions)
+        if (r.text) env.emplace_back(environment_name(r), r.text(run));
+    return env;
 }
 
 RunOptions from_environment() {
-    RunOptions o;
-    auto get = [](const char* name) -> std::string {
-        const char* v = std::getenv(name);
-        return v ? v : "";
-    };
-    auto number = [&](const char* name, uint64_t fallback) -> uint64_t {
-        std::string v = get(name);
-        if (v.empty()) return fallback;
-        char* end = nullptr;
-        unsigned long long n = std::strtoull(v.c_str(), &end, 10);
-        if (*end) throw UsageError(std::string(name) + "='" + v + "' is not a number");
-        return n;
-    };
-    o.events = get("SPROF_EVENTS");
-    o.slots = static_cast<unsigned>(number("SPROF_SLOTS", 0));
-    o.sample_interval_ns = number("SPROF_SAMPLE_NS", o.sample_interval_ns);
-    o.hist_samples = static_cast<uint32_t>(number("SPROF_HIST_SAMPLES", o.hist_samples));
-    o.hist_interval_ns = number("SPROF_HIST_NS", 0);
-    o.output = get("SPROF_OUTPUT");
-    if (std::string b = get("SPROF_BACKEND"); !b.empty()) o.backend = b;
-    o.control = get("SPROF_CONTROL");
-    return o;
-}
-
-unsigned image_number(const char* value, int pid) {
-    if (!value) return 0;
-    char* end = nullptr;
-    errno = 0;
-    long owner = std::strtol(value, &end, 10);
-    if (errno || end == value || *end != ':' || owner != pid) return 0;
-    const char* digits = end + 1;
-    unsigned long n = std::strtoul(digits, &end, 10);
-    if (errno || end == digits || *end || *digits == '-' || n > 1'000'000'000) return 0;
-    return static_cast<unsigned>(n);
-}
-
-// Inserts `tag` before the pattern's ".sprof" ending, or appends it.
-static std::string before_ending(const std::string& p, const std::string& tag) {
-    const std::string ending = ".sprof";
-    bool has_ending = p.size() > ending.size() && p.compare(p.size() - ending.size(), ending.size(), ending) == 0;
-    return has_ending ? p.substr(0, p.size() - ending.size()) + tag + ending : p + tag;
-}
-
-std::string expand_output_path(const std::string& pattern, const std::string& program, int pid,
-                               bool descendant, unsigned image, const JobPlace& job) {
-    std::string p = pattern;
-    if (p.empty()) {
-        auto slash = program.rfind('/');
-        p = (slash == std::string::npos ? program : program.substr(slash + 1)) +
-            (job.in_job() ? ".%j.rank%r.sprof" : ".%p.sprof");
-    } else {
-        // Ranks of one job, perhaps on hosts that share the directory, never share a file.
-        if (job.in_job() && p.find("%r") == std::string::npos) p = before_ending(p, ".rank%r");
-        if (descendant && p.find("%p") == std::string::npos) p = before_ending(p, ".%p");
-    }
-    if (image > 0) p = before_ending(p, ".exec" + std::to_string(image));
-    std::string out;
-    for (size_t i = 0; i < p.size(); ++i) {
-        if (p[i] != '%' || i + 1 == p.size()) {
-            out += p[i];
-            continue;
+    RunOptions run;
+    for (const OptionRow& r : kOptions) {
+        if (!r.text) continue;
+        const std::string name = environment_name(r);
+        const char* value = std::getenv(name.c_str());
+        if (!value || !*value) continue;
+        try {
+            r.set(run, value);
+        } catch (const UsageError& e) {
+            throw UsageError(name + "='" + value + "': " + e.what());
         }
-        char c = p[++i];
-        if (c == 'p') out += std::to_string(pid);
-        else if (c == 'r') out += std::to_string(job.in_job() ? job.rank : 0);
-        else if (c == 'j') out += job.job_id.empty() ? std::to_string(pid) : job.job_id;
-        else if (c == 'h') {
-            char host[256] = {};
-            gethostname(host, sizeof host - 1);
-            out += host;
-        } else if (c == '%') out += '%';
-        else out += std::string("%") + c;
+        run.give(r.option);
     }
-    return out;
+    return run;
 }
 
 }  // namespace sprof

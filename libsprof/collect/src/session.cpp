@@ -1,41 +1,6 @@
 #include "sprof/session.hpp"
 
-#include <unistd.h>
-
-#include <ctime>
-
-#include "sprof/job.hpp"
-
 namespace sprof {
-
-ProfileHeader make_profile_header(const std::string& collector, const RunOptions& opts,
-                                  const std::vector<EventSpec>& events, unsigned slots,
-                                  const std::string& program, std::vector<std::string> argv, pid_t pid) {
-    ProfileHeader h;
-    h.collector = collector;
-    h.backend = opts.backend;
-    h.program = program;
-    h.argv = std::move(argv);
-    char host[256] = {};
-    gethostname(host, sizeof host - 1);
-    h.hostname = host;
-    h.pid = static_cast<uint32_t>(pid);
-    timespec now;
-    clock_gettime(CLOCK_REALTIME, &now);
-    h.start_unix_ns = uint64_t(now.tv_sec) * 1'000'000'000u + uint64_t(now.tv_nsec);
-    h.clock = opts.clock;
-    h.sample_interval_ns = opts.sample_interval_ns;
-    h.hist_interval_ns = opts.hist_interval_ns;
-    h.hist_samples = h.hist_interval_ns ? 0 : opts.hist_samples;
-    h.slots = slots;
-    for (const auto& s : events) h.events.push_back(ProfileEvent{s.name, s.time_like, s.user_only()});
-    const JobPlace job = job_place();
-    h.rank = job.rank;
-    h.ranks = static_cast<uint32_t>(job.size);
-    h.job_id = job.job_id;
-    h.launcher = job.launcher;
-    return h;
-}
 
 ProfileSession::ProfileSession(const std::string& path, ProfileHeader header, pid_t pid, uint64_t t0_ns,
                                std::vector<ObjectSymbols> tables)
@@ -62,8 +27,7 @@ uint32_t ProfileSession::object_id(const std::string& path) {
     return it->second;
 }
 
-uint32_t ProfileSession::function_id(uint64_t pc) {
-    Resolved r = space_.resolve(pc);
+uint32_t ProfileSession::function_id(const Resolved& r) {
     if (r.function) {
         auto it = by_range_.find(r.function);
         if (it != by_range_.end()) return it->second;
@@ -86,6 +50,11 @@ uint32_t ProfileSession::function_id(uint64_t pc) {
         writer_.add_function(ProfileFunction{unknown_, kNoObject, 0, 0, "[unknown]"});
     }
     return unknown_;
+}
+
+CodeRef ProfileSession::code_ref(uint64_t pc) {
+    const Resolved r = space_.resolve(pc);
+    return CodeRef{function_id(r), r.function ? pc - r.bias : pc};
 }
 
 void ProfileSession::flush(IntervalBuilder& b, uint64_t end_ns) {
@@ -111,7 +80,7 @@ void ProfileSession::add_sample(uint32_t tid, const RawSample& raw) {
             end = (s.wall_ns / T + 1) * T;
         }
     }
-    b.add(function_id(s.pc), s);
+    b.add(function_id(space_.resolve(s.pc)), s);
     ++samples_;
     if (!header_.hist_interval_ns && b.samples() >= header_.hist_samples) flush(b, s.wall_ns);
 }

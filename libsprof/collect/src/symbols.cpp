@@ -3,7 +3,6 @@
 #include "sprof/symbols.hpp"
 
 #include <fmt/format.h>
-#include <time.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -13,6 +12,9 @@
 #include <limits>
 #include <memory>
 #include <string_view>
+
+#include "sprof/clock.hpp"
+#include "sprof/proc.hpp"
 
 namespace sprof {
 
@@ -51,7 +53,7 @@ std::optional<uint64_t> ObjectSymbols::vaddr_of_offset(uint64_t offset) const {
 }
 
 std::vector<Mapping> read_exec_mappings(pid_t pid) {
-    const std::string file = pid == 0 ? "/proc/self/maps" : "/proc/" + std::to_string(pid) + "/maps";
+    const std::string file = proc_file(pid, "maps");
     std::unique_ptr<FILE, int (*)(FILE*)> in(std::fopen(file.c_str(), "re"), &std::fclose);
     if (!in) throw SymbolError("cannot read " + file + ": " + std::strerror(errno));
 
@@ -86,11 +88,6 @@ std::vector<Mapping> read_exec_mappings(pid_t pid) {
 }
 
 namespace {
-int64_t monotonic_ns() {
-    timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return int64_t(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
-}
 // After a miss that a refresh did not cure, further misses within this time do
 // not re-read the maps: stray PCs must not cost a maps read each.
 constexpr int64_t kMissQuietNs = 10'000'000;
@@ -127,10 +124,7 @@ std::shared_ptr<const ObjectSymbols> AddressSpace::table_for(const Mapping& map)
     if (!map.path.starts_with('[')) {
         // A deleted file is still readable through the process's own mapping.
         const std::string file =
-            map.deleted ? fmt::format("/proc/{}/map_files/{:x}-{:x}",
-                                      pid_ == 0 ? std::string("self") : std::to_string(pid_),
-                                      map.start, map.end)
-                        : map.path;
+            map.deleted ? proc_file(pid_, fmt::format("map_files/{:x}-{:x}", map.start, map.end)) : map.path;
         try {
             ObjectSymbols read = ObjectSymbols::load(file);
             table = ObjectSymbols(map.path, read.functions(), read.segments());
@@ -168,7 +162,7 @@ Resolved AddressSpace::answer(Loaded& loaded, uint64_t pc) {
 
 Resolved AddressSpace::resolve(uint64_t pc) {
     if (Loaded* hit = find(pc)) return answer(*hit, pc);
-    const int64_t now = monotonic_ns();
+    const auto now = static_cast<int64_t>(monotonic_ns());
     if (now < quiet_until_ns_) return {};
     try {
         refresh();

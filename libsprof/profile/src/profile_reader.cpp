@@ -16,62 +16,16 @@
 
 #include <fmt/format.h>
 
+#include "locality_reader.hpp"
+#include "profile_decoder.hpp"
 #include "profile_records.hpp"
 #include "sprof/profile_io.hpp"
 
 namespace sprof {
 namespace {
 
-// Why a record is corrupt; turned into a ProfileError naming file, record and offset.
-struct Corrupt {
-    std::string why;
-};
-
-// Reads fixed-size fields of one record payload, swapping when the file was
-// written in the other byte order.
-class Decoder {
-public:
-    Decoder(const char* p, size_t n, bool swap) : p_(p), end_(p + n), swap_(swap) {}
-
-    uint8_t u8() { return get<uint8_t>(); }
-    uint16_t u16() { return get<uint16_t>(); }
-    uint32_t u32() { return get<uint32_t>(); }
-    uint64_t u64() { return get<uint64_t>(); }
-    int32_t i32() { return static_cast<int32_t>(get<uint32_t>()); }
-    double f64() {
-        uint64_t bits = get<uint64_t>();
-        double v;
-        std::memcpy(&v, &bits, sizeof v);
-        return v;
-    }
-    std::string str() {
-        uint32_t n = u32();
-        if (n > left()) throw Corrupt{fmt::format("string length {} beyond the record", n)};
-        std::string s(p_, n);
-        p_ += n;
-        return s;
-    }
-    size_t left() const { return static_cast<size_t>(end_ - p_); }
-    // A count of items of at least `item_size` bytes each must fit in what is left.
-    uint32_t count(size_t item_size, const char* what) {
-        uint32_t n = u32();
-        if (n > left() / item_size) throw Corrupt{fmt::format("{} {} do not fit in the record", n, what)};
-        return n;
-    }
-
-private:
-    template <typename T>
-    T get() {
-        if (left() < sizeof(T)) throw Corrupt{"field runs past the record end"};
-        T v;
-        std::memcpy(&v, p_, sizeof v);
-        p_ += sizeof v;
-        return swap_ ? records::swap_bytes(v) : v;
-    }
-    const char* p_;
-    const char* end_;
-    bool swap_;
-};
+using records::Corrupt;
+using records::Decoder;
 
 const char* type_name(uint32_t type) {
     switch (type) {
@@ -81,6 +35,11 @@ const char* type_name(uint32_t type) {
         case records::kThread: return "THREAD";
         case records::kInterval: return "INTERVAL";
         case records::kEnd: return "END";
+        case records::kLocality: return "LOCALITY";
+        case records::kLocalityWindow: return "LOCALITY_WINDOW";
+        case records::kReuseSamples: return "REUSE_SAMPLES";
+        case records::kExactCurve: return "EXACT_CURVE";
+        case records::kExactFunctions: return "EXACT_FUNCTIONS";
         default: return "unknown";
     }
 }
@@ -321,6 +280,11 @@ private:
                 case records::kThread: read_thread(d, profile_); break;
                 case records::kInterval: merger_.add(profile_, read_interval(d, profile_)); break;
                 case records::kEnd: read_end(d, profile_.end); break;
+                case records::kLocality:
+                case records::kLocalityWindow:
+                case records::kReuseSamples:
+                case records::kExactCurve:
+                case records::kExactFunctions: locality_.read(type, d, profile_); break;
                 default: break;  // a later kind of record: skipped, its length says how far
             }
         } catch (const Corrupt& c) {
@@ -341,6 +305,7 @@ private:
     bool have_header_ = false;
     Profile profile_;
     IntervalMerger merger_;
+    LocalityReader locality_;
 };
 
 // Closes the descriptor however read_file leaves.

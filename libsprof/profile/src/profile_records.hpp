@@ -21,12 +21,25 @@ enum Type : uint32_t {
     kThread = 4,
     kInterval = 5,
     kEnd = 6,
+    // Locality (minor 3)
+    kLocality = 7,
+    kLocalityWindow = 8,
+    kReuseSamples = 9,
+    kExactCurve = 10,
+    kExactFunctions = 11,
 };
 
 // Fixed part of an INTERVAL record and of each cell in it.
 constexpr size_t kIntervalFixedSize = 4 + 4 + 8 + 8 + 4 + 4;
 constexpr size_t kCellFixedSize = 4 + 8 + 8;
 constexpr size_t kEventCellSize = 8 + 8 + 8;
+
+// One sample of a REUSE_SAMPLES record: tid, window, distance, sample
+// (function, address), trigger (function, address), data address, size, flags.
+constexpr size_t kReuseSampleSize = 4 + 4 + 8 + (4 + 8) + (4 + 8) + 8 + 1 + 1;
+// Flag bits of a reuse sample.
+constexpr uint8_t kSampleWrite = 1;
+constexpr uint8_t kTriggerWrite = 2;
 
 inline uint8_t swap_bytes(uint8_t v) { return v; }
 inline uint16_t swap_bytes(uint16_t v) { return __builtin_bswap16(v); }

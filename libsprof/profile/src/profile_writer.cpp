@@ -5,9 +5,11 @@
 #include <cerrno>
 #include <cstring>
 #include <limits>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
+#include "locality_checks.hpp"
 #include "profile_records.hpp"
 #include "sprof/profile_io.hpp"
 
@@ -122,6 +124,100 @@ void put_interval(Encoder& e, const Interval& iv, size_t n_events, uint32_t n_fu
     e.end_record();
 }
 
+void check(const std::string& problem, const std::string& path, const char* record) {
+    if (!problem.empty()) fail(path, fmt::format("{} record not written: {}", record, problem));
+}
+
+void put_locality_run(Encoder& e, const LocalityRun& r, const std::string& path) {
+    check(records::run_problem(r), path, "LOCALITY");
+    e.begin_record(records::kLocality);
+    e.str(r.mode);
+    e.u32(r.line_size);
+    e.u64(r.sample_period);
+    e.u64(r.window_accesses);
+    e.u64(r.seed);
+    e.end_record();
+}
+
+void put_window(Encoder& e, const LocalityWindow& w) {
+    e.begin_record(records::kLocalityWindow);
+    e.u32(w.tid);
+    e.u32(w.window);
+    e.u64(w.accesses);
+    e.u64(w.samples);
+    e.u64(w.unseen_accesses);
+    e.end_record();
+}
+
+void put_code(Encoder& e, const CodeRef& c) {
+    e.u32(c.function);
+    e.u64(c.address);
+}
+
+void put_samples(Encoder& e, std::span<const ReuseSample> samples, uint32_t n_functions, const std::string& path) {
+    e.begin_record(records::kReuseSamples);
+    e.u32(static_cast<uint32_t>(samples.size()));
+    for (const ReuseSample& s : samples) {
+        check(records::sample_problem(s, n_functions), path, "REUSE_SAMPLES");
+        e.u32(s.tid);
+        e.u32(s.window);
+        e.u64(s.distance);
+        put_code(e, s.sample);
+        put_code(e, s.trigger);
+        e.u64(s.address);
+        e.u8(s.size);
+        e.u8((s.sample_write ? records::kSampleWrite : 0) | (s.trigger_write ? records::kTriggerWrite : 0));
+    }
+    e.end_record();
+}
+
+void put_sizes(Encoder& e, const std::vector<uint64_t>& sizes, const std::vector<uint64_t>& misses) {
+    e.u32(static_cast<uint32_t>(sizes.size()));
+    for (size_t i = 0; i < sizes.size(); ++i) {
+        e.u64(sizes[i]);
+        e.u64(misses[i]);
+    }
+}
+
+void put_curve(Encoder& e, const ExactCurve& c, const std::string& path) {
+    check(records::curve_problem(c), path, "EXACT_CURVE");
+    e.begin_record(records::kExactCurve);
+    e.u32(c.tid);
+    e.u64(c.accesses);
+    put_sizes(e, c.lines, c.lru_misses);
+    put_sizes(e, c.random_lines, c.random_misses);
+    e.end_record();
+}
+
+using CurveSizes = std::unordered_map<uint32_t, std::vector<uint64_t>>;  // tid → sizes of its exact curve
+
+void put_functions(Encoder& e, std::span<const ExactFunction> fns, const CurveSizes& curve_sizes, uint32_t n_functions,
+                   const std::string& path) {
+    e.begin_record(records::kExactFunctions);
+    e.u32(static_cast<uint32_t>(fns.size()));
+    for (const ExactFunction& f : fns) {
+        auto sizes = curve_sizes.find(f.tid);
+        if (sizes == curve_sizes.end())
+            check(fmt::format("thread {} has no EXACT_CURVE before it", f.tid), path, "EXACT_FUNCTIONS");
+        check(records::function_problem(f, sizes->second.size(), n_functions), path, "EXACT_FUNCTIONS");
+        e.u32(f.tid);
+        e.u32(f.function);
+        e.u64(f.accesses);
+        e.u32(static_cast<uint32_t>(f.lru_misses.size()));
+        for (uint64_t m : f.lru_misses) e.u64(m);
+    }
+    e.end_record();
+}
+
+// A thread's curve may come in parts, all with the same sizes; `curve_sizes` learns them.
+void put_curve_part(Encoder& e, const ExactCurve& c, CurveSizes& curve_sizes, const std::string& path) {
+    auto known = curve_sizes.find(c.tid);
+    if (known != curve_sizes.end() && known->second != c.lines)
+        check(fmt::format("thread {}: a part with other cache sizes than its first", c.tid), path, "EXACT_CURVE");
+    put_curve(e, c, path);
+    curve_sizes.emplace(c.tid, c.lines);
+}
+
 void put_end(Encoder& e, const ProfileEnd& end) {
     e.begin_record(records::kEnd);
     e.i32(end.exit_status);
@@ -148,6 +244,8 @@ void ProfileWriter::open(const std::string& path, const ProfileHeader& header) {
     n_events_ = header.events.size();
     n_objects_ = 0;
     n_functions_ = 0;
+    locality_ = false;
+    curve_sizes_.clear();
     Encoder e = fresh_native(buffer_);
     put_file_header(e);
     put_header(e, header);
@@ -185,6 +283,48 @@ void ProfileWriter::add_interval(const Interval& iv) {
     require_open("add_interval");
     Encoder e = fresh_native(buffer_);
     put_interval(e, iv, n_events_, n_functions_, path_);
+    write_buffer();
+}
+
+void ProfileWriter::add_locality_run(const LocalityRun& run) {
+    require_open("add_locality_run");
+    if (locality_) fail(path_, "second LOCALITY record");
+    Encoder e = fresh_native(buffer_);
+    put_locality_run(e, run, path_);
+    write_buffer();
+    locality_ = true;
+}
+
+void ProfileWriter::require_locality(const char* what) const {
+    require_open(what);
+    if (!locality_) throw ProfileError(fmt::format("profile writer: {} before add_locality_run()", what));
+}
+
+void ProfileWriter::add_locality_window(const LocalityWindow& w) {
+    require_locality("add_locality_window");
+    Encoder e = fresh_native(buffer_);
+    put_window(e, w);
+    write_buffer();
+}
+
+void ProfileWriter::add_reuse_samples(std::span<const ReuseSample> samples) {
+    require_locality("add_reuse_samples");
+    Encoder e = fresh_native(buffer_);
+    put_samples(e, samples, n_functions_, path_);
+    write_buffer();
+}
+
+void ProfileWriter::add_exact_curve(const ExactCurve& c) {
+    require_locality("add_exact_curve");
+    Encoder e = fresh_native(buffer_);
+    put_curve_part(e, c, curve_sizes_, path_);
+    write_buffer();
+}
+
+void ProfileWriter::add_exact_functions(std::span<const ExactFunction> functions) {
+    require_locality("add_exact_functions");
+    Encoder e = fresh_native(buffer_);
+    put_functions(e, functions, curve_sizes_, n_functions_, path_);
     write_buffer();
 }
 
@@ -242,6 +382,15 @@ std::string encode_profile(const Profile& profile, ByteOrder order) {
     for (const auto& t : profile.threads) put_thread(e, t);
     for (const auto& iv : profile.intervals)
         put_interval(e, iv, profile.header.events.size(), n_functions, name);
+    const Locality& loc = profile.locality;
+    if (loc.run.present) {
+        put_locality_run(e, loc.run, name);
+        for (const auto& w : loc.windows) put_window(e, w);
+        if (!loc.samples.empty()) put_samples(e, loc.samples, n_functions, name);
+        CurveSizes curve_sizes;
+        for (const auto& c : loc.exact) put_curve_part(e, c, curve_sizes, name);
+        if (!loc.exact_functions.empty()) put_functions(e, loc.exact_functions, curve_sizes, n_functions, name);
+    }
     if (profile.end.present) put_end(e, profile.end);
     return out;
 }

@@ -4,11 +4,8 @@
 #pragma once
 #include <stdexcept>
 #include <string>
-#include <vector>
 
-#include "sprof/events.hpp"
 #include "sprof/run_options.hpp"
-#include "sprof/symbols.hpp"
 
 namespace sprof {
 
@@ -18,15 +15,11 @@ struct ControlFileError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+// A control file: the run options it holds (each marked given) and the
+// function tables (in run.tables), for one program.
 struct ControlFile {
-    std::string program;               // absolute path of the executable
-    std::vector<EventSpec> events;     // resolved and probed when written
-    unsigned slots = 0;
-    uint64_t sample_interval_ns = 0;
-    uint32_t hist_samples = 0;         // one of these two is set
-    uint64_t hist_interval_ns = 0;
-    std::string backend;
-    std::vector<ObjectSymbols> tables; // the program first, then its libraries
+    std::string program;  // absolute path of the executable
+    RunOptions run;       // events (resolved and probed when written), slots, intervals, backend, tables
 };
 
 // Writes `c` to `path`, recording size and mtime of every table's file.
@@ -38,20 +31,8 @@ void write_control_file(const std::string& path, const ControlFile& c);
 // or newer than the control file) is a one-line ControlFileError.
 ControlFile read_control_file(const std::string& path);
 
-// The options of the control file; command-line options are applied on top.
-RunOptions control_run_options(const ControlFile& c);
-
-// The path execvp would run for `name` (PATH search when it has no '/');
-// empty when not found.
-std::string find_program(const std::string& name);
-
-// The shared front of sprof_lib and sprof_pt: parses the options; when a
-// control file applies (-c FILE, or <program>.prf beside the program) reads
-// it, takes its options and applies the command line on top; stores the
-// control file's absolute path in opts.control (empty when none) and, when
-// `tables` is given, its function tables. Returns the program's index in argv.
-// Throws UsageError or ControlFileError.
-int parse_run_with_control(int argc, char** argv, RunOptions& opts, bool ptrace_options,
-                           std::vector<ObjectSymbols>* tables);
+// The control file's options where the command line gave none (its slot
+// count only with its own events: it was set for them), and its tables.
+void apply_control_file(RunOptions& run, RunOptions file);
 
 }  // namespace sprof

@@ -42,5 +42,7 @@ std::vector<std::string> countable_events();
 
 // Splits "a,b,c" (no empty items allowed).
 std::vector<std::string> split_list(const std::string& s);
+// The events' names, comma separated: what resolve_events reads back.
+std::string event_list(const std::vector<EventSpec>& events);
 
 }  // namespace sprof

@@ -1,38 +1,37 @@
-// The front of both collectors (sprof_lib, sprof_pt): options, control file,
-// --help and --list-events, the event check, and starting the program.
+// The front of the tools that start a run (sprof_lib, sprof_pt, preprof):
+// the run built once from the command line and the control file, the event
+// check, --help and --list-events, and starting the program.
 #pragma once
 #include <functional>
 #include <string>
-#include <vector>
 
-#include "sprof/events.hpp"
 #include "sprof/run_options.hpp"
-#include "sprof/symbols.hpp"
 
 namespace sprof {
 
-// What a collector needs to start: the options (command line over control
-// file), the resolved and probed events, and the program's argv.
-struct PreparedRun {
-    RunOptions opts;
-    std::vector<EventSpec> events;
-    unsigned slots = 0;                 // K, never more than the events
-    std::vector<ObjectSymbols> tables;  // from a control file
-    char** program = nullptr;           // argv of the program, null-terminated
-};
+// Builds the run of `tool`: parses its command line once; for a collector,
+// the options it left open come from the control file that applies (-c FILE,
+// or <program>.prf beside the program), whose absolute path goes to
+// run.control; then resolve_run. Nothing past the parsing after
+// --list-events or without a program. Throws UsageError, EventError,
+// ControlFileError or BackendError.
+RunOptions prepare_run(int argc, char** argv, Tool tool);
 
-// Fills run.events and run.slots from run.opts: the default set (with a
-// notice on stderr) when no events were asked for; the run's counters are
-// attached once to the caller through the chosen backend, so a run never
-// starts with an event, timer or device it cannot have. Throws.
-void resolve_run_events(PreparedRun& run, const std::string& tool);
+// Completes a run for counting: the default events (with a notice on stderr,
+// prefixed `tool`) when none were given, K slots (all events unless fewer
+// were asked for), and the run's counters attached once to the caller through
+// its backend, so a run never starts with an event, timer or device it
+// cannot have. Throws.
+void resolve_run(RunOptions& run, const std::string& tool);
 
-// Parses and checks everything, then calls `run`. Returns run's result, 0
-// after --help or --list-events, and 2 after a one-line error on stderr
-// ("TOOL: what (why)") for bad usage, a bad control file or an event this
-// machine cannot count.
-int collector_main(int argc, char** argv, const std::string& tool, bool ptrace_options,
-                   const std::function<int(PreparedRun&)>& run);
+// prepare_run, then `body`. Returns body's result, 0 after --help or
+// --list-events, and 2 after a one-line error on stderr ("TOOL: what (why)")
+// for bad usage, a bad control file or an event this machine cannot count.
+int collector_main(int argc, char** argv, Tool tool, const std::function<int(RunOptions&)>& body);
+
+// The path execvp would run for `name` (PATH search when it has no '/');
+// empty when not found.
+std::string find_program(const std::string& name);
 
 // execvp(argv[0], argv). Never returns: on failure prints one line
 // "TOOL: cannot run 'PROG': why" and exits 127 (not found) or 126 (not executable).

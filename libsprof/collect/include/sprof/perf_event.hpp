@@ -1,21 +1,11 @@
 // Thin wrappers over perf_event_open(2) shared by the backends and the timers.
 #pragma once
-#include <asm/perf_regs.h>
 #include <linux/perf_event.h>
 #include <sys/types.h>
 
 #include <string>
 
 namespace sprof {
-
-// The program counter's number in PERF_SAMPLE_REGS_USER.
-#if defined(__x86_64__)
-constexpr uint64_t kPcRegister = PERF_REG_X86_IP;
-#elif defined(__aarch64__)
-constexpr uint64_t kPcRegister = PERF_REG_ARM64_PC;
-#else
-#error "sprof: no perf register number for the program counter on this architecture"
-#endif
 
 // perf_event_open for task `tid` (0 = caller) on any CPU. Returns fd or -errno.
 int perf_event_open_task(const perf_event_attr& attr, pid_t tid, int group_fd = -1);

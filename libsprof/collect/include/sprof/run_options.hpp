@@ -1,13 +1,21 @@
-// What a profiling run is asked to do: the options shared by sprof_lib and
-// sprof_pt, their parsing, and their hand-over to the in-process runtime
-// (environment variables SPROF_*).
+// What a profiling run is asked to do, in one type whatever it comes from:
+// the command line of sprof_lib, sprof_pt or preprof, a control file (under
+// the command line), or the environment sprof_lib hands to the runtime in the
+// profiled process. Every option is one row of the table in run_options.cpp:
+// its flag, its usage line, its value read from text and written back as
+// text — the environment speaks the command line's language, so a new option
+// is a field here and a row there.
 #pragma once
+#include <bitset>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
-#include "sprof/job.hpp"
+#include "sprof/events.hpp"
+#include "sprof/profile.hpp"
+#include "sprof/symbols.hpp"
 
 namespace sprof {
 
@@ -15,59 +23,57 @@ struct UsageError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+// The tools that take run options; each accepts its own subset of them.
+enum class Tool { sprof_lib, sprof_pt, preprof };
+const char* tool_name(Tool tool);
+
+// What a source can give; -H and --hist-interval both give the histogram.
+enum class Option {
+    events, slots, sample_interval, histogram, output, control, backend, clock, follow,
+    locality, line_size, locality_seed, list_events, help
+};
+constexpr size_t kOptionCount = static_cast<size_t>(Option::help) + 1;
+
 struct RunOptions {
-    std::string events;                      // comma list; empty = default set
-    unsigned slots = 0;                      // K; 0 = as many as events (software) / N
+    std::vector<EventSpec> events;      // resolved (not yet probed); empty = the default set
+    unsigned slots = 0;                 // K; 0 = as many as events (resolve_run makes it K)
     uint64_t sample_interval_ns = 10'000'000;
-    uint32_t hist_samples = 50;              // samples per histogram interval…
-    uint64_t hist_interval_ns = 0;           // …or a fixed length (wins when set)
-    std::string output;                      // pattern; empty = <program>.%p.sprof
+    uint32_t hist_samples = 50;         // samples per histogram interval…
+    uint64_t hist_interval_ns = 0;      // …or a fixed length (wins when set)
     std::string backend = "perf";
-    std::string clock = "cpu";               // sprof_pt: cpu | wall
-    std::string control;                     // -c FILE
-    bool follow = true;                      // sprof_pt: follow fork/exec
+    std::string output;                 // pattern; empty = <program>.%p.sprof (preprof: the control file)
+    std::string clock = "cpu";          // sprof_pt: cpu | wall
+    bool follow = true;                 // sprof_pt: follow fork/vfork/exec
+    LocalityRun locality;               // sprof_lib --locality, --line-size, --locality-seed
+    std::string control;                // the control file in use (absolute path once applied)
+    std::vector<ObjectSymbols> tables;  // its function tables: the program first, then its libraries
     bool list_events = false;
+    char** program = nullptr;           // argv of the program (null-terminated); null when none
+
+    // What the source gave explicitly: a control file fills only the rest.
+    bool given(Option o) const { return given_set.test(static_cast<size_t>(o)); }
+    void give(Option o) { given_set.set(static_cast<size_t>(o)); }
+    std::bitset<kOptionCount> given_set;
 };
 
 // "10ms", "250us", "1.5s", "20000ns"; a bare number is milliseconds.
 uint64_t parse_duration(const std::string& s);
 std::string format_duration(uint64_t ns);
 
-// Parses the options before the program; returns the index of the program's
-// argv[0] in argv (== argc when there is none). Throws UsageError.
-// `tool` names the tool in messages; `ptrace_options` admits --clock/--no-follow.
-int parse_run_options(int argc, char** argv, RunOptions& opts, bool ptrace_options);
+// Parses the options of `tool` before the program into `run`, marking each
+// given; run.program points at the program's argv[0] (null when there is
+// none). Throws UsageError (an empty message after --help) or EventError.
+void parse_run_options(int argc, char** argv, Tool tool, RunOptions& run);
 
-// The usage text of sprof_lib / sprof_pt.
-std::string run_usage(const std::string& tool, bool ptrace_options);
+// The usage text of `tool`.
+std::string run_usage(Tool tool);
 
-// Environment hand-over to the runtime inside the profiled process.
-std::vector<std::pair<std::string, std::string>> to_environment(const RunOptions& opts);
-RunOptions from_environment();  // defaults where a variable is missing; throws UsageError
-
-// Expands %p (pid), %h (host name), %r (rank in a parallel job, 0 outside
-// one) and %j (the job's id; the pid when the launcher gives none) in the
-// output pattern; the default pattern is <basename of program>.%p.sprof, and
-// <basename>.%j.rank%r.sprof in a job. Ranks of a job never share a file: a
-// pattern without %r gets ".rank<r>" before its ".sprof" ending in a job.
-// A `descendant` (a process the profiled program started) never shares the
-// file either: a pattern without %p gets ".<pid>" before the ending. Nor does
-// a later image of the same process (`image` N > 0: the process exec'd N
-// times): it gets ".execN" before the ending, so an exec never truncates the
-// profile of the image before it.
-std::string expand_output_path(const std::string& pattern, const std::string& program, int pid,
-                               bool descendant = false, unsigned image = 0,
-                               const JobPlace& job = job_place());
-
-// Set by the collectors to the pid of the process they profile, so the
-// runtime in a descendant (inherited LD_PRELOAD) can tell it is one.
-constexpr const char* kRootPidVariable = "SPROF_ROOT_PID";
-
-// Passed by the in-process runtime to the image a process execs into:
-// "<pid>:<N>", the pid and that image's number. Inherited by the process's
-// children, whose pid differs: for them it means nothing.
-constexpr const char* kImageVariable = "SPROF_IMAGE";
-// The image number `value` (of kImageVariable, may be null) gives process `pid`: 0 unless it names this pid.
-unsigned image_number(const char* value, int pid);
+// The hand-over to the runtime: every option the runtime takes, as
+// SPROF_<NAME>=<value as on the command line>; empty when unset, so no
+// variable of an outer run survives.
+std::vector<std::pair<std::string, std::string>> to_environment(const RunOptions& run);
+// Reads them back (defaults where a variable is missing or empty). Throws
+// UsageError naming the variable, or EventError.
+RunOptions from_environment();
 
 }  // namespace sprof

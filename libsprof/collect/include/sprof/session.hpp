@@ -12,19 +12,11 @@
 #include <unordered_map>
 #include <vector>
 
-#include "sprof/events.hpp"
 #include "sprof/interval_builder.hpp"
 #include "sprof/profile_io.hpp"
-#include "sprof/run_options.hpp"
 #include "sprof/symbols.hpp"
 
 namespace sprof {
-
-// The HEADER of a run of `program` (process `pid`) with these options and
-// resolved events; host name and start time are taken now.
-ProfileHeader make_profile_header(const std::string& collector, const RunOptions& opts,
-                                  const std::vector<EventSpec>& events, unsigned slots,
-                                  const std::string& program, std::vector<std::string> argv, pid_t pid);
 
 class ProfileSession {
 public:
@@ -54,12 +46,18 @@ public:
     void end_for_exec(uint64_t lost_samples);
     void resume();
 
+    // For locality records: an instruction as the profile names it (its
+    // function, written as a FUNCTION record on first use, and its link-time
+    // address), and the writer the records go to.
+    CodeRef code_ref(uint64_t pc);
+    ProfileWriter& writer() { return writer_; }
+
     AddressSpace& address_space() { return space_; }
     const std::string& path() const { return writer_.path(); }
     uint64_t samples() const { return samples_; }
 
 private:
-    uint32_t function_id(uint64_t pc);
+    uint32_t function_id(const Resolved& r);
     uint32_t object_id(const std::string& path);
     void flush(IntervalBuilder& b, uint64_t end_ns);
     ProfileEnd make_end(EndHow how, int value, uint64_t lost_samples) const;

@@ -14,7 +14,8 @@ constexpr uint16_t kFormatMajor = 1;
 // interval (docs/FORMAT.md). Readers of 1.0 still read such files.
 // Minor 2: the HEADER ends with the process's place in a job (rank, ranks,
 // job id, launcher).
-constexpr uint16_t kFormatMinor = 2;
+// Minor 3: locality records (Profile::locality); older readers skip them.
+constexpr uint16_t kFormatMinor = 3;
 
 struct ProfileEvent {
     std::string name;
@@ -105,7 +106,7 @@ struct ProfileEnd {
     int32_t signal = 0;       // how == signal: the signal number
 };
 
-// ---- Locality (format 1.2): programs rebuilt with sprof-cc / sprof-c++ ----
+// ---- Locality (format 1.3): programs rebuilt with sprof-cc / sprof-c++ ----
 // Terms (docs/ARCHITECTURE.md, StatCache): the reuse distance of an access is
 // the number of accesses of the same thread since its previous access to the
 // same cache line; every thread is its own access stream (a private cache).

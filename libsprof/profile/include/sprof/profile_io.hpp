@@ -4,8 +4,11 @@
 #include <sys/types.h>
 
 #include <cstdio>
+#include <span>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
+#include <vector>
 
 #include "sprof/profile.hpp"
 
@@ -30,6 +33,16 @@ public:
     void add_function(const ProfileFunction& fn);
     void add_thread(const ProfileThread& th);
     void add_interval(const Interval& iv);
+    // Locality (docs/FORMAT.md): the LOCALITY record once, before the others.
+    // Windows, exact curves and exact functions may be written in parts (a
+    // reader adds up the parts of one window, thread or function), so a
+    // collector can write what is new since its last write. The samples go
+    // into one record; the curve of a thread comes before its functions.
+    void add_locality_run(const LocalityRun& run);
+    void add_locality_window(const LocalityWindow& w);
+    void add_reuse_samples(std::span<const ReuseSample> samples);
+    void add_exact_curve(const ExactCurve& c);
+    void add_exact_functions(std::span<const ExactFunction> functions);
     void finish(const ProfileEnd& end);  // END record, then close
     // The END record, keeping the file open: for an exec, which may fail and
     // leave the program running. retract_end() then cuts the END off again
@@ -42,6 +55,7 @@ public:
 private:
     void write_buffer();  // buffer_ with one write(), then clears it
     void require_open(const char* what) const;
+    void require_locality(const char* what) const;
     int fd_ = -1;
     off_t end_at_ = -1;  // where the END record written by write_end() starts
     std::string path_;
@@ -49,12 +63,14 @@ private:
     size_t n_events_ = 0;
     uint32_t n_objects_ = 0;
     uint32_t n_functions_ = 0;
+    bool locality_ = false;                             // LOCALITY written
+    std::unordered_map<uint32_t, std::vector<uint64_t>> curve_sizes_;  // tid → sizes of its exact curve
 };
 
 enum class ByteOrder { native, swapped };
 
 // The bytes ProfileWriter writes for this profile (header, objects, functions,
-// threads, intervals, END when present). `swapped` produces the file a machine
+// threads, intervals, locality records when present, END when present). `swapped` produces the file a machine
 // of the other byte order would write. Throws ProfileError on the same
 // inconsistencies the writer rejects.
 std::string encode_profile(const Profile& profile, ByteOrder order = ByteOrder::native);

@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""Overhead of locality collection: a program built with sprof-cc, run on
+its own (its hooks are no-ops), under sprof_lib without --locality, and with
+--locality at two rates and in exact mode, each as a ratio of CPU time to the
+same program built without instrumentation, measured side by side in the
+same round. Exact mode, two orders of magnitude slower, runs a smaller
+input (against the plain run of that input). Prints a Markdown section on
+stdout.
+
+usage: locality_overhead.py BUILD_DIR SCRATCH_DIR ROUNDS
+"""
+import os
+import statistics
+import subprocess
+import sys
+
+import measure
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def build(bin_dir, scratch):
+    """(name, plain program, instrumented program, arguments, exact mode's arguments, description)."""
+    work = os.path.join(os.path.dirname(bin_dir), "tests", "workloads")
+    matmul = os.path.join(REPO, "tests", "workloads", "matmul.c")
+    subprocess.run(["cc", "-O2", matmul, "-o", f"{scratch}/matmul_plain"], check=True)
+    subprocess.run([f"{bin_dir}/sprof-cc", "-O2", matmul, "-o", f"{scratch}/matmul"], check=True)
+    return [
+        ("sweep", f"{work}/loc_sweep_plain", f"{work}/loc_sweep", ["-n", "100000", "-s", "3000"],
+         ["-n", "100000", "-s", "30"], "300 M one-byte loads sweeping 6.4 MB (memory-bound, nothing but loads)"),
+        ("matmul", f"{scratch}/matmul_plain", f"{scratch}/matmul", ["-n", "600"], ["-n", "160"],
+         "naive 600×600 matrix multiply: 432 M loads, a multiply-add per two (exact mode: 160×160)"),
+    ]
+
+
+def configs(bin_dir):
+    lib = f"{bin_dir}/sprof_lib"
+    events = ["-e", "task-clock", "-o", "run.sprof"]
+    return [
+        ("instrumented, on its own (hooks are no-ops)", None),
+        ("instrumented, sprof_lib without --locality", [lib] + events + ["--"]),
+        ("instrumented, sprof_lib --locality (1 in 10^4, the default)", [lib] + events + ["--locality", "--"]),
+        ("instrumented, sprof_lib --locality=100000", [lib] + events + ["--locality=100000", "--"]),
+    ]
+
+
+def exact_config(bin_dir):
+    return "instrumented, sprof_lib --locality=exact (smaller input)", [
+        f"{bin_dir}/sprof_lib", "-e", "task-clock", "-o", "run.sprof", "--locality=exact", "--"]
+
+
+def main():
+    build_dir, scratch, rounds = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2]), int(sys.argv[3])
+    bin_dir = f"{build_dir}/bin"
+    os.makedirs(scratch, exist_ok=True)
+    env = {"LD_LIBRARY_PATH": f"{build_dir}/lib"}
+    print("## 6. Locality collection overhead\n")
+    print(f"CPU time (user + sys of every thread, the runtime's writer included) of a program built with "
+          f"`sprof-cc`, as a ratio to the same source built with plain `cc -O2`, run in the same round; "
+          f"median (min … max) of {rounds} interleaved rounds. Goal: sampled at the default rate ≤ 3×.\n")
+    exact_label, exact_prefix = exact_config(bin_dir)
+    for name, plain, instrumented, args, exact_args, what in build(bin_dir, scratch):
+        rows = configs(bin_dir)
+        commands = {"plain": [plain] + args, "plain (smaller input)": [plain] + exact_args,
+                    exact_label: exact_prefix + [instrumented] + exact_args}
+        for label, prefix in rows:
+            commands[label] = (prefix or []) + [instrumented] + args
+        results = measure.interleaved(list(commands), rounds,
+                                      lambda k: measure.run(commands[k], cwd=scratch, env=env))
+        print(f"**{name}**: {what}; plain run {statistics.median(r['cpu_s'] for r in results['plain']):.2f} s CPU.\n")
+        print("| build and run | CPU time / plain |")
+        print("|---|---|")
+        for label, base in [(label, "plain") for label, _ in rows] + [(exact_label, "plain (smaller input)")]:
+            ratios = [r["cpu_s"] / p["cpu_s"] for r, p in zip(results[label], results[base])]
+            med, lo, hi = measure.summary(ratios)
+            print(f"| {label} | {med:.2f}× ({lo:.2f} … {hi:.2f}) |")
+        print()
+
+
+main()

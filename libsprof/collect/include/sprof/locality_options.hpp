@@ -1,0 +1,45 @@
+// The run options of locality collection (sprof_lib --locality[=RATE|exact],
+// --line-size N, --locality-seed N): what their values mean, read from the
+// command line's text and written back to it (the runtime's environment
+// speaks the same language). They fill a LocalityRun, which the runtime
+// writes as the profile's LOCALITY record.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "sprof/profile.hpp"
+
+namespace sprof {
+
+struct RunOptions;
+
+// One sample point per 10^4 accesses on average: StatCache's figures hold
+// from this rate down; a denser one costs little (the fast path does the
+// same work between sample points) and gives a small program enough samples.
+constexpr uint64_t kDefaultSamplePeriod = 10'000;
+constexpr uint64_t kMaxSamplePeriod = 1'000'000'000;
+// Windows of 10^8 accesses: 10^4 samples each at the default rate.
+constexpr uint64_t kDefaultWindowAccesses = 100'000'000;
+constexpr uint32_t kMinLineSize = 8;  // every 1-8 byte access is in one line
+constexpr uint32_t kMaxLineSize = 4096;
+
+// --locality's value: "" (the flag alone) samples at the default period,
+// "exact" runs the exact simulator, a number N samples once per N accesses
+// on average. Sets run.present and the mode's fields. Throws UsageError.
+void set_locality(LocalityRun& run, const std::string& value);
+// The value that gives `run` back: "exact" or the period; "" when absent.
+std::string locality_text(const LocalityRun& run);
+
+// --line-size: bytes, a power of two from kMinLineSize to kMaxLineSize. Throws UsageError.
+uint32_t parse_line_size(const std::string& value);
+// --locality-seed: any 64-bit number. Throws UsageError.
+uint64_t parse_seed(const std::string& value);
+
+// Before sprof_lib starts the program: a random seed when none was given
+// (the LOCALITY record keeps it, so the run can be repeated); an error for
+// --line-size or --locality-seed without --locality (UsageError), and for a
+// program that was not built with sprof-cc (std::runtime_error, saying why
+// and what to do).
+void prepare_locality(RunOptions& run);
+
+}  // namespace sprof

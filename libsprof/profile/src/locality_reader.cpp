@@ -1,0 +1,154 @@
+#include "locality_reader.hpp"
+
+#include "locality_checks.hpp"
+
+namespace sprof {
+namespace {
+
+using records::Corrupt;
+using records::Decoder;
+
+uint64_t pair_key(uint32_t high, uint32_t low) { return uint64_t{high} << 32 | low; }
+
+// Adds a part's count; parts whose sum does not fit are not parts of one run.
+void add(uint64_t& into, uint64_t part, const char* what) {
+    if (__builtin_add_overflow(into, part, &into)) throw Corrupt{fmt::format("{} overflow when adding parts", what)};
+}
+
+void add_all(std::vector<uint64_t>& into, const std::vector<uint64_t>& part, const char* what) {
+    for (size_t i = 0; i < into.size(); ++i) add(into[i], part[i], what);
+}
+
+void check(const std::string& problem) {
+    if (!problem.empty()) throw Corrupt{problem};
+}
+
+CodeRef read_code(Decoder& d) {
+    CodeRef c;
+    c.function = d.u32();
+    c.address = d.u64();
+    return c;
+}
+
+// A count of (size, misses) pairs, then the pairs.
+void read_sizes(Decoder& d, std::vector<uint64_t>& sizes, std::vector<uint64_t>& misses) {
+    const uint32_t n = d.count(16, "cache sizes");
+    sizes.resize(n);
+    misses.resize(n);
+    for (uint32_t i = 0; i < n; ++i) {
+        sizes[i] = d.u64();
+        misses[i] = d.u64();
+    }
+}
+
+}  // namespace
+
+void LocalityReader::read(uint32_t type, Decoder& d, Profile& p) {
+    Locality& loc = p.locality;
+    if (type == records::kLocality) {
+        if (loc.run.present) throw Corrupt{"second LOCALITY record"};
+        LocalityRun& r = loc.run;
+        r.mode = d.str();
+        r.line_size = d.u32();
+        r.sample_period = d.u64();
+        r.window_accesses = d.u64();
+        r.seed = d.u64();
+        check(records::run_problem(r));
+        r.present = true;
+        return;
+    }
+    if (!loc.run.present) throw Corrupt{"before the LOCALITY record"};
+    switch (type) {
+        case records::kLocalityWindow: read_window(d, loc); break;
+        case records::kReuseSamples: read_samples(d, p); break;
+        case records::kExactCurve: read_curve(d, loc); break;
+        default: read_functions(d, p); break;
+    }
+}
+
+void LocalityReader::read_window(Decoder& d, Locality& loc) {
+    LocalityWindow w;
+    w.tid = d.u32();
+    w.window = d.u32();
+    w.accesses = d.u64();
+    w.samples = d.u64();
+    w.unseen_accesses = d.u64();
+    auto [at, first] = window_at_.try_emplace(pair_key(w.tid, w.window), loc.windows.size());
+    if (first) {
+        loc.windows.push_back(w);
+        return;
+    }
+    LocalityWindow& into = loc.windows[at->second];
+    add(into.accesses, w.accesses, "window accesses");
+    add(into.samples, w.samples, "window samples");
+    add(into.unseen_accesses, w.unseen_accesses, "window unseen accesses");
+}
+
+void LocalityReader::read_samples(Decoder& d, Profile& p) {
+    const uint32_t n = d.count(records::kReuseSampleSize, "samples");
+    const auto n_functions = static_cast<uint32_t>(p.functions.size());
+    auto& samples = p.locality.samples;
+    samples.reserve(samples.size() + n);
+    for (uint32_t i = 0; i < n; ++i) {
+        ReuseSample s;
+        s.tid = d.u32();
+        s.window = d.u32();
+        s.distance = d.u64();
+        s.sample = read_code(d);
+        s.trigger = read_code(d);
+        s.address = d.u64();
+        s.size = d.u8();
+        const uint8_t flags = d.u8();
+        s.sample_write = flags & records::kSampleWrite;
+        s.trigger_write = flags & records::kTriggerWrite;
+        check(records::sample_problem(s, n_functions));
+        samples.push_back(s);
+    }
+}
+
+void LocalityReader::read_curve(Decoder& d, Locality& loc) {
+    ExactCurve c;
+    c.tid = d.u32();
+    c.accesses = d.u64();
+    read_sizes(d, c.lines, c.lru_misses);
+    read_sizes(d, c.random_lines, c.random_misses);
+    check(records::curve_problem(c));
+    auto [at, first] = curve_at_.try_emplace(c.tid, loc.exact.size());
+    if (first) {
+        loc.exact.push_back(std::move(c));
+        return;
+    }
+    ExactCurve& into = loc.exact[at->second];
+    if (c.lines != into.lines || c.random_lines != into.random_lines)
+        throw Corrupt{fmt::format("a part of thread {}'s curve with other cache sizes than its first", c.tid)};
+    add(into.accesses, c.accesses, "exact accesses");
+    add_all(into.lru_misses, c.lru_misses, "exact LRU misses");
+    add_all(into.random_misses, c.random_misses, "exact random-replacement misses");
+}
+
+void LocalityReader::read_functions(Decoder& d, Profile& p) {
+    const uint32_t n = d.count(4 + 4 + 8 + 4, "functions");
+    const auto n_functions = static_cast<uint32_t>(p.functions.size());
+    Locality& loc = p.locality;
+    for (uint32_t i = 0; i < n; ++i) {
+        ExactFunction f;
+        f.tid = d.u32();
+        f.function = d.u32();
+        f.accesses = d.u64();
+        f.lru_misses.resize(d.count(8, "miss counts"));
+        for (auto& m : f.lru_misses) m = d.u64();
+        auto curve = curve_at_.find(f.tid);
+        if (curve == curve_at_.end()) throw Corrupt{fmt::format("thread {} has no EXACT_CURVE before it", f.tid)};
+        check(records::function_problem(f, loc.exact[curve->second].lines.size(), n_functions));
+        auto [at, first] = function_at_.try_emplace(pair_key(f.tid, f.function), loc.exact_functions.size());
+        if (first) {
+            loc.exact_functions.push_back(std::move(f));
+            continue;
+        }
+        ExactFunction& into = loc.exact_functions[at->second];
+        add(into.accesses, f.accesses, "function accesses");
+        add_all(into.lru_misses, f.lru_misses, "function LRU misses");
+    }
+}
+
+}  // namespace sprof

@@ -1,0 +1,66 @@
+// Reading the fields of one record payload (docs/FORMAT.md), for the reader
+// of every record kind. Nothing is trusted: a field past the record's end or
+// a count of items that cannot fit in it is Corrupt.
+#pragma once
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "profile_records.hpp"
+
+namespace sprof::records {
+
+// Why a record is corrupt; turned into a ProfileError naming file, record and offset.
+struct Corrupt {
+    std::string why;
+};
+
+// Reads fixed-size fields of one record payload, swapping when the file was
+// written in the other byte order.
+class Decoder {
+public:
+    Decoder(const char* p, size_t n, bool swap) : p_(p), end_(p + n), swap_(swap) {}
+
+    uint8_t u8() { return get<uint8_t>(); }
+    uint16_t u16() { return get<uint16_t>(); }
+    uint32_t u32() { return get<uint32_t>(); }
+    uint64_t u64() { return get<uint64_t>(); }
+    int32_t i32() { return static_cast<int32_t>(get<uint32_t>()); }
+    double f64() {
+        uint64_t bits = get<uint64_t>();
+        double v;
+        std::memcpy(&v, &bits, sizeof v);
+        return v;
+    }
+    std::string str() {
+        uint32_t n = u32();
+        if (n > left()) throw Corrupt{fmt::format("string length {} beyond the record", n)};
+        std::string s(p_, n);
+        p_ += n;
+        return s;
+    }
+    size_t left() const { return static_cast<size_t>(end_ - p_); }
+    // A count of items of at least `item_size` bytes each must fit in what is left.
+    uint32_t count(size_t item_size, const char* what) {
+        uint32_t n = u32();
+        if (n > left() / item_size) throw Corrupt{fmt::format("{} {} do not fit in the record", n, what)};
+        return n;
+    }
+
+private:
+    template <typename T>
+    T get() {
+        if (left() < sizeof(T)) throw Corrupt{"field runs past the record end"};
+        T v;
+        std::memcpy(&v, p_, sizeof v);
+        p_ += sizeof v;
+        return swap_ ? records::swap_bytes(v) : v;
+    }
+    const char* p_;
+    const char* end_;
+    bool swap_;
+};
+
+}  // namespace sprof::records

@@ -1,0 +1,54 @@
+# Locality collection for programs rebuilt with sprof-cc / sprof-c++
+# (docs in README.md, "Cache locality"):
+#   libsprof_access.so  the no-op hooks an instrumented program links with;
+#   sprof-cc, sprof-c++ gcc / g++ with a specs file that instruments every
+#                       load and store and links libsprof_access.so;
+#   the runtime's side  (the same hooks, collecting) goes into libsprof_rt.
+set(SPROF_LOCALITY_DIR ${CMAKE_CURRENT_LIST_DIR})
+
+add_library(sprof_access SHARED ${SPROF_LOCALITY_DIR}/access_stubs.cpp)
+set_target_properties(sprof_access PROPERTIES CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON)
+target_link_libraries(sprof_access PRIVATE atomic)  # the 16-byte atomics
+install(TARGETS sprof_access LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+
+target_sources(sprof_rt PRIVATE ${SPROF_LOCALITY_DIR}/locality_threads.cpp ${SPROF_LOCALITY_DIR}/locality_records.cpp)
+target_link_libraries(sprof_rt PRIVATE atomic)
+
+# The C library's memory functions, which the compiler does not instrument:
+# ld --wrap sends the program's calls to the hooks' __wrap_ functions.
+set(SPROF_WRAPPED_FUNCTIONS memcpy mempcpy memmove memset __memcpy_chk __mempcpy_chk __memmove_chk
+    __memset_chk strlen strcpy stpcpy __strcpy_chk __stpcpy_chk strcmp memcmp)
+list(TRANSFORM SPROF_WRAPPED_FUNCTIONS PREPEND "--wrap=" OUTPUT_VARIABLE wraps)
+list(JOIN wraps " " SPROF_WRAP_OPTIONS)
+
+if(NOT CMAKE_C_COMPILER_ID STREQUAL "GNU" OR NOT CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+  message(STATUS "sprof-cc and sprof-c++ need gcc and g++ (the instrumentation is gcc's); not built")
+  return()
+endif()
+
+# sprof_configure_wrappers(BIN_OUT SPECS_OUT SPECS_PATH ACCESS_DIR): writes
+# the wrappers to BIN_OUT and the specs file to SPECS_OUT, for a specs file
+# that will be at SPECS_PATH and libsprof_access.so in ACCESS_DIR.
+function(sprof_configure_wrappers bin_out specs_out specs_path access_dir)
+  set(SPROF_ACCESS_DIR ${access_dir})
+  set(SPROF_SPECS ${specs_path})
+  configure_file(${SPROF_LOCALITY_DIR}/sprof.specs.in ${specs_out} @ONLY)
+  foreach(pair "sprof-cc;cc;${CMAKE_C_COMPILER}" "sprof-c++;c++;${CMAKE_CXX_COMPILER}")
+    list(GET pair 0 SPROF_WRAPPER)
+    list(GET pair 1 SPROF_LIKE)
+    list(GET pair 2 SPROF_COMPILER)
+    configure_file(${SPROF_LOCALITY_DIR}/sprof-compiler.in ${bin_out}/${SPROF_WRAPPER} @ONLY
+                   FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE
+                                    WORLD_READ WORLD_EXECUTE)
+  endforeach()
+endfunction()
+
+# In the build tree, for the tests; installed, for users.
+set(build_specs ${CMAKE_BINARY_DIR}/share/sprof/sprof.specs)
+set(SPROF_BUILD_SPECS ${build_specs} CACHE INTERNAL "the specs file of the build tree's sprof-cc, for the test workloads")
+sprof_configure_wrappers(${CMAKE_BINARY_DIR}/bin ${build_specs} ${build_specs} ${CMAKE_BINARY_DIR}/lib)
+set(staged ${CMAKE_CURRENT_BINARY_DIR}/install-locality)
+sprof_configure_wrappers(${staged} ${staged}/sprof.specs ${CMAKE_INSTALL_FULL_DATADIR}/sprof/sprof.specs
+                         ${CMAKE_INSTALL_FULL_LIBDIR})
+install(PROGRAMS ${staged}/sprof-cc ${staged}/sprof-c++ DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(FILES ${staged}/sprof.specs DESTINATION ${CMAKE_INSTALL_DATADIR}/sprof)

@@ -1,0 +1,177 @@
+// The collecting side of the access hooks: each thread's fast path on its
+// own thread-local HotPath, its slow path into its sampler, and the start
+// and end of a thread's collection. The hooks' entry points are included at
+// the end: preloaded, they take the place of libsprof_access.so's no-ops.
+#include <unistd.h>
+
+#include <algorithm>
+#include <bit>
+#include <cstdio>
+
+#include "../runtime.hpp"
+#include "locality_runtime.hpp"
+#include "sprof/cache_sizes.hpp"
+#include "sprof/proc.hpp"
+#include "sprof/splitmix.hpp"
+#include "locality_thread.hpp"
+
+namespace sprof::rt::locality {
+
+std::atomic<ThreadState*> g_threads[kMaxLocalityThreads];
+
+namespace {
+
+struct Settings {
+    bool on = false;
+    bool exact = false;
+    SamplerSettings sampler;
+    uint64_t seed = 0;
+    std::vector<uint64_t> lru_lines, random_lines;  // exact mode's cache sizes
+};
+Settings g_settings;
+// Exact mode also simulates random replacement (what StatCache models) at
+// these sizes of the grid: an L1, an L2, an LLC slice and a whole LLC.
+constexpr uint64_t kRandomReplacementBytes[] = {32 << 10, 256 << 10, 2 << 20, 16 << 20};
+uint32_t g_line_shift = 6;  // log2 of the line size, read by every access
+std::atomic<uint64_t> g_thread_ordinal{0};
+
+// initial-exec: a preloaded library's TLS is static, one %fs-relative access.
+// Zero-initialised, it sends a thread's first access to the slow path.
+__thread HotPath tls_hot __attribute__((tls_model("initial-exec")));
+__thread ThreadState* tls_state __attribute__((tls_model("initial-exec"))) = nullptr;
+
+// The slow path: a thread not collected (or not yet) is disarmed; a signal
+// handler that interrupts the slow path of its thread counts its accesses
+// but samples none.
+// Its arguments in registers, so the fast path needs no stack frame.
+__attribute__((noinline)) void slow_access(uint64_t n, uint64_t line, uint64_t address, uint32_t size, bool write,
+                                           void* return_address) {
+    const Access a{address, reinterpret_cast<uint64_t>(return_address) - 1, size, write};  // inside the call
+    ThreadState* t = tls_state;
+    if (!t) {
+        disarm(tls_hot);
+        return;
+    }
+    if (t->busy) return;
+    if (t->closing.load(std::memory_order_relaxed)) {
+        disarm(tls_hot);
+        return;
+    }
+    t->busy = true;
+    t->lock.lock();
+    bool wake = false;
+    if (t->closed.load(std::memory_order_relaxed)) disarm(tls_hot);
+    else if (t->sampler) wake = t->sampler->access(tls_hot, n, line, a);
+    else t->exact->access(line, a.pc);
+    t->lock.unlock();
+    t->busy = false;
+    if (wake) wake_writer();
+}
+
+inline void note_line(uint64_t line, uint64_t address, uint32_t size, bool write, void* pc) {
+    if (uint64_t n; count_access(tls_hot, line, n)) [[unlikely]]
+        slow_access(n, line, address, size, write, pc);
+}
+
+// One access per line the range touches, as a cache sees it.
+void note_range(const volatile void* p, size_t size, bool write, void* pc) {
+    const auto start = reinterpret_cast<uint64_t>(p);
+    const uint32_t shift = g_line_shift;
+    if (size == 0) return;
+    const uint64_t end = start + size;
+    for (uint64_t line = start >> shift; line <= (end - 1) >> shift; ++line) {
+        const uint64_t from = std::max(start, line << shift);
+        const uint64_t to = std::min(end, (line + 1) << shift);
+        note_line(line, from, static_cast<uint32_t>(to - from), write, pc);
+    }
+}
+
+// Accesses of 1 to 8 bytes are naturally aligned (gcc calls the _range
+// hooks otherwise) and lines are at least 8 bytes: one line each.
+template <unsigned Size>
+[[gnu::always_inline]] inline void note_access(const volatile void* p, bool write, void* pc) {
+    if constexpr (Size <= 8) {
+        const auto address = reinterpret_cast<uint64_t>(p);
+        note_line(address >> g_line_shift, address, Size, write, pc);
+    } else {
+        note_range(p, Size, write, pc);
+    }
+}
+
+inline void note_unseen(size_t bytes) {
+    tls_hot.unseen_words.store(tls_hot.unseen_words.load(std::memory_order_relaxed) + (bytes + 7) / 8,
+                               std::memory_order_relaxed);
+}
+
+}  // namespace
+
+void start(const LocalityRun& run) {
+    g_settings.exact = run.mode == "exact";
+    g_settings.sampler = SamplerSettings{run.line_size, run.sample_period, run.window_accesses};
+    g_settings.seed = run.seed;
+    g_settings.lru_lines = cache_sizes_in_lines(run.line_size);
+    for (uint64_t bytes : kRandomReplacementBytes)
+        if (bytes >= run.line_size) g_settings.random_lines.push_back(bytes / run.line_size);
+    g_line_shift = static_cast<uint32_t>(std::countr_zero(run.line_size));
+    g_settings.on = true;
+}
+
+bool active() { return g_settings.on; }
+
+void thread_start() {
+    if (!g_settings.on || tls_state) return;
+    auto t = std::make_unique<ThreadState>();
+    t->tid = gettid();
+    t->name = thread_name(t->tid);  // now: a short thread may be gone before the writer asks
+    t->hot = &tls_hot;
+    // The n-th thread to start samples at the same points in every run with
+    // this seed (the main thread is the first).
+    uint64_t mixer = g_settings.seed ^ g_thread_ordinal.fetch_add(1);
+    const uint64_t seed = splitmix64(mixer);
+    if (g_settings.exact) t->exact = std::make_unique<ExactCache>(g_settings.lru_lines, g_settings.random_lines, seed);
+    else t->sampler = std::make_unique<ReuseSampler>(g_settings.sampler, t->tid, seed);
+    for (auto& slot : g_threads) {
+        ThreadState* expected = nullptr;
+        if (slot.compare_exchange_strong(expected, t.get())) {
+            tls_hot.count.store(0, std::memory_order_relaxed);
+            tls_hot.unseen_words.store(0, std::memory_order_relaxed);
+            if (t->sampler) {
+                t->sampler->arm(tls_hot);
+            } else {
+                disarm(tls_hot);
+                tls_hot.next_event = 0;  // every access to the simulator
+            }
+            tls_state = t.release();
+            return;
+        }
+    }
+    std::fprintf(stderr, "sprof: thread %d: more than %u threads, its locality is not collected\n", t->tid,
+                 kMaxLocalityThreads);
+}
+
+void thread_exit() {
+    ThreadState* t = tls_state;
+    if (!t) return;
+    t->busy = true;  // the slow path of this thread is over
+    disarm(tls_hot);
+    tls_state = nullptr;
+    t->lock.lock();
+    if (!t->closed.load(std::memory_order_relaxed)) {  // else the writer ended it already
+        t->final_count = tls_hot.count.load(std::memory_order_relaxed);
+        t->final_unseen = tls_hot.unseen_words.load(std::memory_order_relaxed);
+        t->closed.store(true, std::memory_order_release);
+    }
+    t->lock.unlock();
+    t->exited.store(true, std::memory_order_release);  // the last touch: the writer finishes and frees it
+}
+
+void fork_child() {
+    g_settings.on = false;
+    tls_state = nullptr;
+    disarm(tls_hot);
+}
+
+}  // namespace sprof::rt::locality
+
+using namespace sprof::rt::locality;
+#include "tsan_entry_points.inc"

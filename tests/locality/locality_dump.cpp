@@ -1,0 +1,64 @@
+// locality_dump PROFILE: the locality records of a profile as JSON, function
+// ids replaced by names, for the integration tests' checks (the analyzer's
+// views of them are its own).
+#include <cstdio>
+
+#include <nlohmann/json.hpp>
+
+#include "sprof/profile_io.hpp"
+
+using nlohmann::json;
+using namespace sprof;
+
+namespace {
+
+json code(const Profile& p, const CodeRef& c) {
+    return {{"function", c.function == kNoFunction ? "" : p.function(c.function).name}, {"address", c.address}};
+}
+
+json dump(const Profile& p) {
+    const Locality& loc = p.locality;
+    json out;
+    out["run"] = {{"present", loc.run.present}, {"mode", loc.run.mode}, {"line_size", loc.run.line_size},
+                  {"sample_period", loc.run.sample_period}, {"window_accesses", loc.run.window_accesses},
+                  {"seed", loc.run.seed}};
+    out["threads"] = json::array();
+    for (const auto& t : p.threads) out["threads"].push_back({{"tid", t.tid}, {"name", t.name}});
+    out["windows"] = json::array();
+    for (const auto& w : loc.windows)
+        out["windows"].push_back({{"tid", w.tid}, {"window", w.window}, {"accesses", w.accesses},
+                                  {"samples", w.samples}, {"unseen", w.unseen_accesses}});
+    out["samples"] = json::array();
+    for (const auto& s : loc.samples)
+        out["samples"].push_back({{"tid", s.tid}, {"window", s.window},
+                                  {"distance", s.distance == kNoReuse ? json(nullptr) : json(s.distance)},
+                                  {"sample", code(p, s.sample)}, {"trigger", code(p, s.trigger)},
+                                  {"address", s.address}, {"size", s.size}, {"sample_write", s.sample_write},
+                                  {"trigger_write", s.trigger_write}});
+    out["exact"] = json::array();
+    for (const auto& c : loc.exact)
+        out["exact"].push_back({{"tid", c.tid}, {"accesses", c.accesses}, {"lines", c.lines},
+                                {"lru_misses", c.lru_misses}, {"random_lines", c.random_lines},
+                                {"random_misses", c.random_misses}});
+    out["exact_functions"] = json::array();
+    for (const auto& f : loc.exact_functions)
+        out["exact_functions"].push_back({{"tid", f.tid}, {"function", p.function(f.function).name},
+                                          {"accesses", f.accesses}, {"lru_misses", f.lru_misses}});
+    out["end"] = {{"present", p.end.present}, {"exit_status", p.end.exit_status}};
+    return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc != 2) {
+        std::fprintf(stderr, "usage: locality_dump PROFILE\n");
+        return 2;
+    }
+    try {
+        std::puts(dump(read_profile(argv[1])).dump().c_str());
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "locality_dump: %s\n", e.what());
+        return 1;
+    }
+}

@@ -1,0 +1,174 @@
+// Helpers of the profile file tests: a profile with every field set, a
+// field-by-field comparison, byte offsets of records, and a big-endian
+// encoder typed by hand (independent of the library's).
+#pragma once
+#include <doctest/doctest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "sprof/profile_io.hpp"
+
+namespace sprof::test {
+
+
+// Every field set to a distinct value, two threads, a NaN carry, a function
+// of no known object.
+inline Profile sample_profile() {
+    Profile p;
+    p.header.collector = "sprof_lib";
+    p.header.backend = "perf";
+    p.header.program = "/usr/bin/app";
+    p.header.argv = {"app", "--size", "12"};
+    p.header.hostname = "node7";
+    p.header.rank = 5;
+    p.header.ranks = 8;
+    p.header.job_id = "4242.0";
+    p.header.launcher = "slurm";
+    p.header.pid = 4242;
+    p.header.start_unix_ns = 1'700'000'000'123'456'789ull;
+    p.header.clock = "wall";
+    p.header.sample_interval_ns = 1'000'000;
+    p.header.hist_samples = 100;
+    p.header.hist_interval_ns = 0;
+    p.header.slots = 1;
+    p.header.events = {{"task-clock", true}, {"page-faults", false}};
+    p.objects = {{0, "/usr/bin/app"}, {1, "[vdso]"}};
+    p.functions = {{0, 0, 0x1000, 0x1080, "_Z4workv"},
+                   {1, 1, 0x700, 0x740, "__vdso_clock_gettime"},
+                   {2, kNoObject, 0, 0, "[unknown]"}};
+    p.threads = {{4242, "app"}, {4243, "worker"}};
+    Interval a{.tid = 4242, .seq = 0, .start_ns = 0, .end_ns = 100'000'000, .cells = {}};
+    a.cells.push_back({0, 90, 90'000'000, {{90'000'000, 45'000'000, 1e6}, {12, 45'000'000, NAN}}});
+    a.cells.push_back({2, 10, 10'000'000, {{0, 0, NAN}, {3, 10'000'000, 0.25}}});
+    Interval b{.tid = 4243, .seq = 0, .start_ns = 5, .end_ns = 80'000'005, .cells = {}};
+    b.cells.push_back({1, 80, 80'000'000, {{80'000'000, 80'000'000, 2.5}, {0, 0, NAN}}});
+    Interval c{.tid = 4242, .seq = 1, .start_ns = 100'000'000, .end_ns = 200'000'000, .cells = {}};
+    p.intervals = {a, b, c};
+    p.end = {.present = true, .exit_status = 128 + 9, .samples = 180, .lost_samples = 3};
+    return p;
+}
+
+// NaN == NaN here: "unknown" must survive the trip as unknown.
+inline bool same_carry(double x, double y) { return std::isnan(x) ? std::isnan(y) : x == y; }
+
+inline void check_equal(const Profile& got, const Profile& want) {
+    const auto& g = got.header;
+    const auto& w = want.header;
+    CHECK(got.version_major == 1);
+    CHECK(got.version_minor == kFormatMinor);
+    CHECK(g.collector == w.collector);
+    CHECK(g.backend == w.backend);
+    CHECK(g.program == w.program);
+    CHECK(g.argv == w.argv);
+    CHECK(g.hostname == w.hostname);
+    CHECK(g.rank == w.rank);
+    CHECK(g.ranks == w.ranks);
+    CHECK(g.job_id == w.job_id);
+    CHECK(g.launcher == w.launcher);
+    CHECK(g.pid == w.pid);
+    CHECK(g.start_unix_ns == w.start_unix_ns);
+    CHECK(g.clock == w.clock);
+    CHECK(g.sample_interval_ns == w.sample_interval_ns);
+    CHECK(g.hist_samples == w.hist_samples);
+    CHECK(g.hist_interval_ns == w.hist_interval_ns);
+    CHECK(g.slots == w.slots);
+    REQUIRE(g.events.size() == w.events.size());
+    for (size_t i = 0; i < w.events.size(); ++i) {
+        CHECK(g.events[i].name == w.events[i].name);
+        CHECK(g.events[i].time_like == w.events[i].time_like);
+    }
+    REQUIRE(got.objects.size() == want.objects.size());
+    for (size_t i = 0; i < want.objects.size(); ++i) {
+        CHECK(got.objects[i].id == want.objects[i].id);
+        CHECK(got.objects[i].path == want.objects[i].path);
+    }
+    REQUIRE(got.functions.size() == want.functions.size());
+    for (size_t i = 0; i < want.functions.size(); ++i) {
+        const auto& gf = got.functions[i];
+        const auto& wf = want.functions[i];
+        CHECK(gf.id == wf.id);
+        CHECK(gf.object == wf.object);
+        CHECK(gf.start == wf.start);
+        CHECK(gf.end == wf.end);
+        CHECK(gf.name == wf.name);
+    }
+    REQUIRE(got.threads.size() == want.threads.size());
+    for (size_t i = 0; i < want.threads.size(); ++i) {
+        CHECK(got.threads[i].tid == want.threads[i].tid);
+        CHECK(got.threads[i].name == want.threads[i].name);
+    }
+    REQUIRE(got.intervals.size() == want.intervals.size());
+    for (size_t i = 0; i < want.intervals.size(); ++i) {
+        const auto& gi = got.intervals[i];
+        const auto& wi = want.intervals[i];
+        CHECK(gi.tid == wi.tid);
+        CHECK(gi.seq == wi.seq);
+        CHECK(gi.start_ns == wi.start_ns);
+        CHECK(gi.end_ns == wi.end_ns);
+        REQUIRE(gi.cells.size() == wi.cells.size());
+        for (size_t j = 0; j < wi.cells.size(); ++j) {
+            CHECK(gi.cells[j].function == wi.cells[j].function);
+            CHECK(gi.cells[j].samples == wi.cells[j].samples);
+            CHECK(gi.cells[j].time_ns == wi.cells[j].time_ns);
+            REQUIRE(gi.cells[j].events.size() == wi.cells[j].events.size());
+            for (size_t k = 0; k < wi.cells[j].events.size(); ++k) {
+                CHECK(gi.cells[j].events[k].count == wi.cells[j].events[k].count);
+                CHECK(gi.cells[j].events[k].coverage_ns == wi.cells[j].events[k].coverage_ns);
+                CHECK(same_carry(gi.cells[j].events[k].carry, wi.cells[j].events[k].carry));
+            }
+        }
+    }
+    CHECK(got.end.present == want.end.present);
+    CHECK(got.end.exit_status == want.end.exit_status);
+    CHECK(got.end.samples == want.end.samples);
+    CHECK(got.end.lost_samples == want.end.lost_samples);
+}
+
+struct TempFile {
+    std::string path = (std::filesystem::temp_directory_path() /
+                         ("sprof-test-" + std::to_string(::getpid()) + ".sprof"))
+                           .string();
+    ~TempFile() { std::remove(path.c_str()); }
+};
+
+inline uint32_t get_u32(const std::string& b, size_t at) {
+    uint32_t v;
+    std::memcpy(&v, b.data() + at, 4);
+    return v;
+}
+
+inline void set_u32(std::string& b, size_t at, uint32_t v) { std::memcpy(b.data() + at, &v, 4); }
+
+// Byte offsets of the records of a native-order file: [type at +0, length at +4, payload at +8].
+inline std::vector<size_t> record_offsets(const std::string& b) {
+    std::vector<size_t> at;
+    for (size_t pos = 16; pos + 8 <= b.size(); pos += 8 + get_u32(b, pos + 4)) at.push_back(pos);
+    return at;
+}
+
+inline std::string error_of(const std::string& bytes) {
+    try {
+        parse_profile(bytes, "t.sprof");
+    } catch (const ProfileError& e) {
+        return e.what();
+    }
+    return "no error";
+}
+
+// Big-endian fields typed by hand: independent of the library's encoder.
+struct BigEndian {
+    std::string b;
+    void u8(uint8_t v) { b.push_back(static_cast<char>(v)); }
+    void u16(uint16_t v) { u8(v >> 8), u8(v & 0xff); }
+    void u32(uint32_t v) { u16(v >> 16), u16(v & 0xffff); }
+    void u64(uint64_t v) { u32(v >> 32), u32(v & 0xffffffff); }
+    void str(const std::string& s) { u32(static_cast<uint32_t>(s.size())), b += s; }
+};
+
+
+}  // namespace sprof::test

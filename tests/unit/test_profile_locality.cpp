@@ -1,0 +1,423 @@
+// The locality records of the profile file (format 1.3): round trips, the
+// byte layout, parts that add up, and what the reader and the writer refuse.
+#include <doctest/doctest.h>
+
+#include <bit>
+#include <cstring>
+
+#include "profile_io_support.hpp"
+#include "sprof/profile_io.hpp"
+
+using namespace sprof;
+using namespace sprof::test;
+
+namespace {
+
+// sample_profile() with locality data in every field: two threads' windows,
+// a sample without reuse, one in no known function, an exact curve with its
+// functions.
+Profile locality_profile() {
+    Profile p = sample_profile();
+    Locality& loc = p.locality;
+    loc.run = {.present = true, .mode = "sampled", .line_size = 128, .sample_period = 100'000,
+               .window_accesses = uint64_t{1} << 27, .seed = 0xc0ffee'0000'1234};
+    loc.windows = {{.tid = 4242, .window = 0, .accesses = uint64_t{1} << 27, .samples = 1342, .unseen_accesses = 1000},
+                   {.tid = 4243, .window = 0, .accesses = 5000, .samples = 0, .unseen_accesses = 0},
+                   {.tid = 4242, .window = 1, .accesses = 77, .samples = 1, .unseen_accesses = 2}};
+    loc.samples = {
+        {.tid = 4242, .window = 0, .distance = 1024, .sample = {0, 0x1010}, .trigger = {0, 0x1020},
+         .address = 0x7ffd'0000'1238, .size = 8, .sample_write = true, .trigger_write = false},
+        {.tid = 4243, .window = 0, .distance = kNoReuse, .sample = {1, 0x710}, .trigger = {},
+         .address = 0x5555'0000'0040, .size = 4, .sample_write = false, .trigger_write = false},
+        {.tid = 4242, .window = 1, .distance = 3, .sample = {kNoFunction, 0x7f00'dead'beef}, .trigger = {2, 0},
+         .address = 0x10, .size = 16, .sample_write = false, .trigger_write = true},
+    };
+    loc.exact = {{.tid = 4242, .accesses = 1000, .lines = {16, 32, 64}, .lru_misses = {500, 300, 300},
+                  .random_lines = {32}, .random_misses = {320}},
+                 {.tid = 4243, .accesses = 10, .lines = {16, 32, 64}, .lru_misses = {10, 10, 10},
+                  .random_lines = {}, .random_misses = {}}};
+    loc.exact_functions = {{.tid = 4242, .function = 0, .accesses = 900, .lru_misses = {450, 280, 280}},
+                           {.tid = 4242, .function = 2, .accesses = 100, .lru_misses = {50, 20, 20}},
+                           {.tid = 4243, .function = 1, .accesses = 10, .lru_misses = {10, 10, 10}}};
+    return p;
+}
+
+void check_locality_equal(const Locality& got, const Locality& want) {
+    CHECK(got.run.present == want.run.present);
+    CHECK(got.run.mode == want.run.mode);
+    CHECK(got.run.line_size == want.run.line_size);
+    CHECK(got.run.sample_period == want.run.sample_period);
+    CHECK(got.run.window_accesses == want.run.window_accesses);
+    CHECK(got.run.seed == want.run.seed);
+    REQUIRE(got.windows.size() == want.windows.size());
+    for (size_t i = 0; i < want.windows.size(); ++i) {
+        CAPTURE(i);
+        CHECK(got.windows[i].tid == want.windows[i].tid);
+        CHECK(got.windows[i].window == want.windows[i].window);
+        CHECK(got.windows[i].accesses == want.windows[i].accesses);
+        CHECK(got.windows[i].samples == want.windows[i].samples);
+        CHECK(got.windows[i].unseen_accesses == want.windows[i].unseen_accesses);
+    }
+    REQUIRE(got.samples.size() == want.samples.size());
+    for (size_t i = 0; i < want.samples.size(); ++i) {
+        CAPTURE(i);
+        const ReuseSample& g = got.samples[i];
+        const ReuseSample& w = want.samples[i];
+        CHECK(g.tid == w.tid);
+        CHECK(g.window == w.window);
+        CHECK(g.distance == w.distance);
+        CHECK(g.sample.function == w.sample.function);
+        CHECK(g.sample.address == w.sample.address);
+        CHECK(g.trigger.function == w.trigger.function);
+        CHECK(g.trigger.address == w.trigger.address);
+        CHECK(g.address == w.address);
+        CHECK(g.size == w.size);
+        CHECK(g.sample_write == w.sample_write);
+        CHECK(g.trigger_write == w.trigger_write);
+    }
+    REQUIRE(got.exact.size() == want.exact.size());
+    for (size_t i = 0; i < want.exact.size(); ++i) {
+        CAPTURE(i);
+        CHECK(got.exact[i].tid == want.exact[i].tid);
+        CHECK(got.exact[i].accesses == want.exact[i].accesses);
+        CHECK(got.exact[i].lines == want.exact[i].lines);
+        CHECK(got.exact[i].lru_misses == want.exact[i].lru_misses);
+        CHECK(got.exact[i].random_lines == want.exact[i].random_lines);
+        CHECK(got.exact[i].random_misses == want.exact[i].random_misses);
+    }
+    REQUIRE(got.exact_functions.size() == want.exact_functions.size());
+    for (size_t i = 0; i < want.exact_functions.size(); ++i) {
+        CAPTURE(i);
+        CHECK(got.exact_functions[i].tid == want.exact_functions[i].tid);
+        CHECK(got.exact_functions[i].function == want.exact_functions[i].function);
+        CHECK(got.exact_functions[i].accesses == want.exact_functions[i].accesses);
+        CHECK(got.exact_functions[i].lru_misses == want.exact_functions[i].lru_misses);
+    }
+}
+
+// Writes p through ProfileWriter, record by record as a collector does.
+void write_through(const Profile& p, const std::string& path) {
+    ProfileWriter w;
+    w.open(path, p.header);
+    for (const auto& o : p.objects) w.add_object(o);
+    for (const auto& f : p.functions) w.add_function(f);
+    for (const auto& t : p.threads) w.add_thread(t);
+    w.add_locality_run(p.locality.run);
+    for (const auto& iv : p.intervals) w.add_interval(iv);
+    for (const auto& win : p.locality.windows) w.add_locality_window(win);
+    w.add_reuse_samples(p.locality.samples);
+    for (const auto& c : p.locality.exact) w.add_exact_curve(c);
+    w.add_exact_functions(p.locality.exact_functions);
+    w.finish(p.end);
+}
+
+// A big-endian profile typed by hand: a HEADER without events, functions
+// f0 and f1, then `records` (type, payload). Independent of the library's encoder.
+struct HandFile {
+    BigEndian file;
+    std::vector<size_t> at;  // byte offset of each of `records`
+
+    explicit HandFile(const std::vector<std::pair<uint32_t, std::string>>& records) {
+        file.b = "SPROFILE";
+        file.u32(0x01020304);
+        file.u16(1);
+        file.u16(3);
+        BigEndian h;
+        for (const char* s : {"sprof_lib", "perf", "/bin/x"}) h.str(s);
+        h.u32(0), h.str("host"), h.u32(1), h.u64(0), h.str("cpu"), h.u64(1), h.u32(1), h.u64(0), h.u32(1), h.u32(0);
+        add(1, h.b);
+        for (uint32_t id : {0u, 1u}) {
+            BigEndian f;
+            f.u32(id), f.u32(0xffffffff), f.u64(0x100 * id), f.u64(0x100 * id + 0x80), f.str("f" + std::to_string(id));
+            add(3, f.b);
+        }
+        for (const auto& [type, payload] : records) {
+            at.push_back(file.b.size());
+            add(type, payload);
+        }
+    }
+    void add(uint32_t type, const std::string& payload) {
+        file.u32(type), file.u32(static_cast<uint32_t>(payload.size())), file.b += payload;
+    }
+    Profile read() const { return parse_profile(file.b, "t.sprof"); }
+    std::string error() const { return error_of(file.b); }
+};
+
+std::string run_payload(const std::string& mode = "sampled", uint32_t line_size = 64) {
+    BigEndian r;
+    r.str(mode), r.u32(line_size), r.u64(100'000), r.u64(1'000'000), r.u64(42);
+    return r.b;
+}
+
+struct HandSample {
+    uint32_t tid = 7, window = 0;
+    uint64_t distance = 5;
+    uint32_t sample_fn = 0;
+    uint64_t sample_pc = 0x10;
+    uint32_t trigger_fn = 1;
+    uint64_t trigger_pc = 0x120, address = 0x4000;
+    uint8_t size = 8, flags = 1;
+};
+
+std::string samples_payload(const std::vector<HandSample>& samples) {
+    BigEndian r;
+    r.u32(static_cast<uint32_t>(samples.size()));
+    for (const auto& s : samples) {
+        r.u32(s.tid), r.u32(s.window), r.u64(s.distance), r.u32(s.sample_fn), r.u64(s.sample_pc);
+        r.u32(s.trigger_fn), r.u64(s.trigger_pc), r.u64(s.address), r.u8(s.size), r.u8(s.flags);
+    }
+    return r.b;
+}
+
+// (size, misses) pairs for LRU and for random replacement.
+using Sizes = std::vector<std::pair<uint64_t, uint64_t>>;
+
+std::string curve_payload(uint32_t tid, uint64_t accesses, const Sizes& lru, const Sizes& random = {}) {
+    BigEndian r;
+    r.u32(tid), r.u64(accesses);
+    for (const Sizes* sizes : {&lru, &random}) {
+        r.u32(static_cast<uint32_t>(sizes->size()));
+        for (auto [lines, misses] : *sizes) r.u64(lines), r.u64(misses);
+    }
+    return r.b;
+}
+
+std::string functions_payload(uint32_t tid, uint32_t function, uint64_t accesses, const std::vector<uint64_t>& misses) {
+    BigEndian r;
+    r.u32(1), r.u32(tid), r.u32(function), r.u64(accesses), r.u32(static_cast<uint32_t>(misses.size()));
+    for (uint64_t m : misses) r.u64(m);
+    return r.b;
+}
+
+std::string window_payload(uint32_t tid, uint32_t window, uint64_t accesses, uint64_t samples, uint64_t unseen) {
+    BigEndian r;
+    r.u32(tid), r.u32(window), r.u64(accesses), r.u64(samples), r.u64(unseen);
+    return r.b;
+}
+
+}  // namespace
+
+TEST_CASE("locality records round trip through a file, and in the other byte order") {
+    const Profile want = locality_profile();
+    SUBCASE("written record by record") {
+        TempFile tmp;
+        write_through(want, tmp.path);
+        Profile got = read_profile(tmp.path);
+        check_equal(got, want);
+        check_locality_equal(got.locality, want.locality);
+        CHECK(got.version_minor == 3);
+        CHECK(got.warnings.empty());
+    }
+    SUBCASE("encoded in the other byte order") {
+        Profile got = parse_profile(encode_profile(want, ByteOrder::swapped), "swapped.sprof");
+        CHECK(got.foreign_byte_order);
+        check_locality_equal(got.locality, want.locality);
+    }
+    SUBCASE("a profile without locality has none") {
+        Profile got = parse_profile(encode_profile(sample_profile()), "t.sprof");
+        CHECK_FALSE(got.locality.run.present);
+        CHECK(got.locality.samples.empty());
+    }
+}
+
+TEST_CASE("locality record layout: LOCALITY, then 50 bytes per reuse sample") {
+    const std::string b = encode_profile(locality_profile());
+    const auto at = record_offsets(b);
+    // HEADER, 2 objects, 3 functions, 2 threads, 3 intervals, then LOCALITY.
+    const size_t run = at[11];
+    CHECK(get_u32(b, run) == 7);
+    CHECK(get_u32(b, run + 4) == 4 + 7 + 4 + 8 + 8 + 8);  // "sampled", line size, period, window, seed
+    CHECK(b.compare(run + 12, 7, "sampled") == 0);
+    CHECK(get_u32(b, run + 8 + 11) == 128);
+    for (size_t i = 12; i < 15; ++i) CHECK(get_u32(b, at[i]) == 8);  // three windows of 32 bytes
+    CHECK(get_u32(b, at[12] + 4) == 32);
+    CHECK(get_u32(b, at[15]) == 9);
+    CHECK(get_u32(b, at[15] + 4) == 4 + 3 * 50);
+    CHECK(get_u32(b, at[15] + 8) == 3);
+    // The second sample: distance kNoReuse at +8 of the sample, trigger function 0xffffffff at +28.
+    const size_t second = at[15] + 8 + 4 + 50;
+    uint64_t distance;
+    std::memcpy(&distance, b.data() + second + 8, 8);
+    CHECK(distance == kNoReuse);
+    CHECK(get_u32(b, second + 28) == kNoFunction);
+    CHECK(static_cast<uint8_t>(b[at[15] + 8 + 4 + 49]) == 1);  // first sample: a write, its trigger a read
+    CHECK(get_u32(b, at[16]) == 10);
+    CHECK(get_u32(b, at[16] + 4) == 4 + 8 + 4 + 3 * 16 + 4 + 1 * 16);
+    CHECK(get_u32(b, at[18]) == 11);
+    CHECK(get_u32(b, at[18] + 4) == 4 + 3 * (4 + 4 + 8 + 4 + 3 * 8));
+}
+
+TEST_CASE("a big-endian locality file typed by hand reads the fields it holds") {
+    HandSample s;
+    s.distance = 77;
+    s.flags = 3;
+    HandFile f({{7, run_payload("exact", 32)},
+                {8, window_payload(7, 2, 1000, 4, 9)},
+                {9, samples_payload({s})},
+                {10, curve_payload(7, 50, {{8, 30}, {16, 20}}, {{16, 25}})},
+                {11, functions_payload(7, 1, 40, {24, 16})}});
+    Profile p = f.read();
+    const Locality& loc = p.locality;
+    CHECK(loc.run.mode == "exact");
+    CHECK(loc.run.line_size == 32);
+    CHECK(loc.run.sample_period == 100'000);
+    CHECK(loc.run.window_accesses == 1'000'000);
+    CHECK(loc.run.seed == 42);
+    REQUIRE(loc.windows.size() == 1);
+    CHECK(loc.windows[0].window == 2);
+    CHECK(loc.windows[0].unseen_accesses == 9);
+    REQUIRE(loc.samples.size() == 1);
+    CHECK(loc.samples[0].distance == 77);
+    CHECK(loc.samples[0].trigger.function == 1);
+    CHECK(loc.samples[0].trigger.address == 0x120);
+    CHECK(loc.samples[0].address == 0x4000);
+    CHECK(loc.samples[0].sample_write);
+    CHECK(loc.samples[0].trigger_write);
+    REQUIRE(loc.exact.size() == 1);
+    CHECK(loc.exact[0].lines == std::vector<uint64_t>{8, 16});
+    CHECK(loc.exact[0].lru_misses == std::vector<uint64_t>{30, 20});
+    CHECK(loc.exact[0].random_misses == std::vector<uint64_t>{25});
+    REQUIRE(loc.exact_functions.size() == 1);
+    CHECK(loc.exact_functions[0].lru_misses == std::vector<uint64_t>{24, 16});
+}
+
+TEST_CASE("parts of a window, of a thread's curve and of a function's counts add up") {
+    HandFile f({{7, run_payload()},
+                {8, window_payload(7, 0, 1000, 3, 10)},
+                {10, curve_payload(7, 50, {{8, 30}, {16, 20}}, {{16, 25}})},
+                {11, functions_payload(7, 1, 40, {24, 16})},
+                {8, window_payload(8, 0, 500, 1, 0)},  // another thread's window between the parts
+                {8, window_payload(7, 0, 24, 1, 6)},
+                {10, curve_payload(7, 5, {{8, 5}, {16, 1}}, {{16, 2}})},
+                {11, functions_payload(7, 1, 5, {5, 1})},
+                {11, functions_payload(7, 0, 1, {0, 0})}});
+    const Locality loc = f.read().locality;
+    REQUIRE(loc.windows.size() == 2);
+    CHECK(loc.windows[0].tid == 7);
+    CHECK(loc.windows[0].accesses == 1024);
+    CHECK(loc.windows[0].samples == 4);
+    CHECK(loc.windows[0].unseen_accesses == 16);
+    CHECK(loc.windows[1].accesses == 500);
+    REQUIRE(loc.exact.size() == 1);
+    CHECK(loc.exact[0].accesses == 55);
+    CHECK(loc.exact[0].lru_misses == std::vector<uint64_t>{35, 21});
+    CHECK(loc.exact[0].random_misses == std::vector<uint64_t>{27});
+    REQUIRE(loc.exact_functions.size() == 2);
+    CHECK(loc.exact_functions[0].function == 1);
+    CHECK(loc.exact_functions[0].accesses == 45);
+    CHECK(loc.exact_functions[0].lru_misses == std::vector<uint64_t>{29, 17});
+    CHECK(loc.exact_functions[1].function == 0);
+}
+
+TEST_CASE("inconsistent locality records are one-line errors") {
+    auto error = [](std::vector<std::pair<uint32_t, std::string>> records) {
+        HandFile f(records);
+        return std::make_pair(f.error(), f.at.back());
+    };
+    auto want = [](const char* type, size_t at, const std::string& why) {
+        return "t.sprof: corrupt " + std::string(type) + " record at byte " + std::to_string(at) + " (" + why + ")";
+    };
+    HandSample ok;
+    SUBCASE("the run") {
+        auto [e1, at1] = error({{7, run_payload("guess")}});
+        CHECK(e1 == want("LOCALITY", at1, "unknown locality mode 'guess' (sampled or exact)"));
+        auto [e2, at2] = error({{7, run_payload("sampled", 96)}});
+        CHECK(e2 == want("LOCALITY", at2, "line size 96 is not a power of two"));
+        auto [e3, at3] = error({{7, run_payload()}, {7, run_payload()}});
+        CHECK(e3 == want("LOCALITY", at3, "second LOCALITY record"));
+        auto [e4, at4] = error({{9, samples_payload({ok})}});
+        CHECK(e4 == want("REUSE_SAMPLES", at4, "before the LOCALITY record"));
+    }
+    SUBCASE("samples") {
+        HandSample s = ok;
+        s.distance = 0;
+        auto [e1, at1] = error({{7, run_payload()}, {9, samples_payload({ok, s})}});
+        CHECK(e1 == want("REUSE_SAMPLES", at1, "reuse distance 0 (a trigger comes after its sample)"));
+        s = ok;
+        s.trigger_fn = 2;
+        auto [e2, at2] = error({{7, run_payload()}, {9, samples_payload({s})}});
+        CHECK(e2 == want("REUSE_SAMPLES", at2, "trigger PC refers to unknown function id 2"));
+        s = ok;
+        s.distance = kNoReuse;
+        auto [e3, at3] = error({{7, run_payload()}, {9, samples_payload({s})}});
+        CHECK(e3 == want("REUSE_SAMPLES", at3, "a sample without reuse has a trigger"));
+        s.size = 0;
+        auto [e4, at4] = error({{7, run_payload()}, {9, samples_payload({s})}});
+        CHECK(e4 == want("REUSE_SAMPLES", at4, "sample of 0 bytes"));
+        std::string many = samples_payload({ok});
+        many[0] = 0x10;  // 0x10000001 samples of 50 bytes in a 54-byte record
+        auto [e5, at5] = error({{7, run_payload()}, {9, many}});
+        CHECK(e5 == want("REUSE_SAMPLES", at5, "268435457 samples do not fit in the record"));
+    }
+    SUBCASE("exact curves and functions") {
+        auto [e1, at1] = error({{7, run_payload()}, {10, curve_payload(1, 50, {{16, 30}, {8, 20}})}});
+        CHECK(e1 == want("EXACT_CURVE", at1, "LRU cache sizes not ascending from 1 line (8 lines at 1)"));
+        auto [e2, at2] = error({{7, run_payload()}, {10, curve_payload(1, 50, {{8, 20}, {16, 30}})}});
+        CHECK(e2 == want("EXACT_CURVE", at2, "LRU misses grow with the cache size (20 at size 0, 30 at size 1)"));
+        auto [e3, at3] = error({{7, run_payload()}, {10, curve_payload(1, 50, {{8, 20}}, {{8, 51}})}});
+        CHECK(e3 == want("EXACT_CURVE", at3, "51 misses at size 0, more than the 50 accesses"));
+        auto [e4, at4] = error({{7, run_payload()}, {11, functions_payload(1, 0, 5, {1})}});
+        CHECK(e4 == want("EXACT_FUNCTIONS", at4, "thread 1 has no EXACT_CURVE before it"));
+        auto [e5, at5] = error(
+            {{7, run_payload()}, {10, curve_payload(1, 50, {{8, 20}})}, {11, functions_payload(1, 0, 5, {1, 1})}});
+        CHECK(e5 == want("EXACT_FUNCTIONS", at5, "function 0 has 2 miss counts, its thread's curve 1 sizes"));
+        auto [e6, at6] = error(
+            {{7, run_payload()}, {10, curve_payload(1, 50, {{8, 20}})}, {11, functions_payload(1, 9, 5, {1})}});
+        CHECK(e6 == want("EXACT_FUNCTIONS", at6, "unknown function id 9"));
+        auto [e7, at7] = error(
+            {{7, run_payload()}, {10, curve_payload(1, 50, {{8, 20}})}, {10, curve_payload(1, 50, {{16, 20}})}});
+        CHECK(e7 == want("EXACT_CURVE", at7, "a part of thread 1's curve with other cache sizes than its first"));
+        auto [e8, at8] = error({{7, run_payload()},
+                                {10, curve_payload(1, UINT64_MAX, {{8, 20}})},
+                                {10, curve_payload(1, 2, {{8, 0}})}});
+        CHECK(e8 == want("EXACT_CURVE", at8, "exact accesses overflow when adding parts"));
+    }
+}
+
+TEST_CASE("the writer refuses what the reader would reject") {
+    const Profile p = locality_profile();
+    TempFile tmp;
+    ProfileWriter w;
+    w.open(tmp.path, p.header);
+    for (const auto& f : p.functions) {
+        if (f.object == kNoObject) w.add_function(f);
+        else {
+            w.add_object(p.objects[f.object]);
+            w.add_function(f);
+        }
+    }
+    CHECK_THROWS_WITH_AS(w.add_reuse_samples(p.locality.samples),
+                         "profile writer: add_reuse_samples before add_locality_run()", ProfileError);
+    LocalityRun odd = p.locality.run;
+    odd.line_size = 100;
+    CHECK_THROWS_WITH_AS(w.add_locality_run(odd),
+                         (tmp.path + ": LOCALITY record not written: line size 100 is not a power of two").c_str(),
+                         ProfileError);
+    w.add_locality_run(p.locality.run);
+    CHECK_THROWS_WITH_AS(w.add_locality_run(p.locality.run), (tmp.path + ": second LOCALITY record").c_str(),
+                         ProfileError);
+    ReuseSample bad = p.locality.samples[0];
+    bad.sample.function = 3;
+    CHECK_THROWS_WITH_AS(
+        w.add_reuse_samples(std::vector{p.locality.samples[0], bad}),
+        (tmp.path + ": REUSE_SAMPLES record not written: sample PC refers to unknown function id 3").c_str(),
+        ProfileError);
+    CHECK_THROWS_WITH_AS(
+        w.add_exact_functions(p.locality.exact_functions),
+        (tmp.path + ": EXACT_FUNCTIONS record not written: thread 4242 has no EXACT_CURVE before it").c_str(),
+        ProfileError);
+    w.add_exact_curve(p.locality.exact[0]);
+    ExactCurve other = p.locality.exact[0];
+    other.lines = {16, 32, 128};
+    CHECK_THROWS_WITH_AS(
+        w.add_exact_curve(other),
+        (tmp.path + ": EXACT_CURVE record not written: thread 4242: a part with other cache sizes than its first").c_str(),
+        ProfileError);
+    w.add_reuse_samples(p.locality.samples);
+    w.finish(p.end);
+    // What was refused left no bytes behind.
+    Profile got = read_profile(tmp.path);
+    CHECK(got.locality.samples.size() == 3);
+    CHECK(got.locality.exact.size() == 1);
+    CHECK(got.locality.exact_functions.empty());
+}
