@@ -12,7 +12,7 @@ void export_chrome_trace(const Context& c) {
     const Dataset& d = c.data;
     const Estimator est = c.options.estimator;
     auto rows = time_rows(d);
-    auto phases = find_phases(d, rows, c.rates, c.options);
+    auto phases = find_phases(d, rows, c.rates, phase_params(c.options));
     const int pid = static_cast<int>(d.sources.empty() ? 1 : d.sources.front().profile.header.pid);
     const int phase_track = 1, function_track = 2;
     auto us = [](uint64_t ns) { return static_cast<double>(ns) / 1000.0; };

@@ -63,6 +63,10 @@ void set_report(Options& o, Report r, const std::string& opt) {
 
 }  // namespace
 
+PhaseParams phase_params(const Options& o) {
+    return {o.phases.function, o.phase_threshold, o.min_phase, o.estimator};
+}
+
 Options parse_options(const std::vector<std::string>& args) {
     Options o;
     size_t i = 0;

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "phases.hpp"
 #include "sprof/estimator.hpp"
 #include "table.hpp"
 
@@ -41,6 +42,9 @@ struct Options {
     std::string machine_file;  // --predict's MACHINE.json
     bool help = false;
 };
+
+// The phase parameters the options give.
+PhaseParams phase_params(const Options& o);
 
 // Throws UsageError with a one-line reason.
 Options parse_options(const std::vector<std::string>& args);

@@ -95,7 +95,7 @@ PlotData plot_data(const Context& c) {
                                                              : std::numeric_limits<double>::quiet_NaN());
     }
 
-    p.phases = find_phases(d, rows, c.rates, c.options);
+    p.phases = find_phases(d, rows, c.rates, phase_params(c.options));
     // Per-phase momentary values: a horizontal segment per phase.
     for (const Phase& ph : p.phases) {
         std::span<const TimeRow> span(rows.begin() + ph.first, rows.begin() + ph.last);
