@@ -1,16 +1,16 @@
 // sprof: reports on profiles written by sprof_lib and sprof_pt.
 #include <iostream>
 
-#include "calibrate.hpp"
-#include "reports.hpp"
+#include "cli.hpp"
+#include "report_kinds.hpp"
 
 using namespace sprof::analyze;
 
 namespace {
 
 void run(const Options& o) {
-    if (o.report == Report::calibrate) return calibrate_machine(o, std::cout);
-    if (o.report == Report::predict) return predict_runtime(o, std::cout);
+    const ReportKind& report = *find_report_kind(o.report);
+    if (report.run_alone) return report.run_alone(o, std::cout);
 
     Dataset data = load_dataset(o.profiles);
     for (const auto& s : data.sources)
@@ -18,18 +18,11 @@ void run(const Options& o) {
     RateSet rates(data.event_names(), o.rates, o.default_rates);
     Context c{data, o, rates, std::cout};
 
-    if (!o.plot_file.empty()) write_plot(c);
-    if (!o.export_file.empty()) export_chrome_trace(c);
-    // Only a plot or an export was asked for: no report on stdout.
-    if (!o.report_given && (!o.plot_file.empty() || !o.export_file.empty())) return;
-    switch (o.report) {
-    case Report::flat: return report_flat(c);
-    case Report::info: return report_info(c);
-    case Report::timeline: return report_timeline(c);
-    case Report::phases: return report_phases(c);
-    case Report::warp: return report_warp(c);
-    default: return;
-    }
+    for (const auto& k : report_kinds())
+        if (k.output && o.wants_output(k.name)) k.run(c);
+    // Only outputs were asked for: no report on stdout.
+    if (!o.report_given && !o.outputs.empty()) return;
+    report.run(c);
 }
 
 }  // namespace
@@ -37,12 +30,12 @@ void run(const Options& o) {
 int main(int argc, char** argv) {
     std::ios::sync_with_stdio(false);
     try {
-        Options o = parse_options({argv + 1, argv + argc});
-        if (o.help) {
-            std::cout << kUsage;
+        CommandLine line = parse_command_line({argv + 1, argv + argc});
+        if (!line.help.empty()) {
+            std::cout << line.help;
             return 0;
         }
-        run(o);
+        run(line.options);
         std::cout.flush();
         if (!std::cout) throw std::runtime_error("cannot write the report to standard output");
     } catch (const UsageError& e) {

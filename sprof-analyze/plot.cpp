@@ -148,7 +148,7 @@ void write_plot(const Context& c) {
             data.push_back(&p.functions[i]);
         }
         bool step_titled = false;  // one legend entry for all the phases' steps
-        if (c.options.report == Report::phases)
+        if (c.options.report == "phases")
             for (const auto& s : p.phase_steps) {
                 if (!drawable(s)) continue;
                 plots.push_back(std::string("'-' using 1:2 with lines lw 4 lc rgb 'red' ") +
