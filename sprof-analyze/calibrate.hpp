@@ -1,18 +1,18 @@
-// WARP run-time model: fit seconds per event on one machine from profiles of
-// several programs (non-negative least squares over the programs' phases),
-// and predict the run time of a profiled program, per phase and in total.
-// Time-like events (task-clock, cpu-clock, TSC counts) are what is
-// predicted — the reference time — never a regressor.
+// --calibrate and --predict: the reports of the machine model
+// (machine_model.hpp). Both read their profiles themselves: calibration
+// fits each profile apart, not merged.
 #pragma once
 #include <ostream>
 
+#include "machine_model.hpp"
 #include "options.hpp"
 
 namespace sprof::analyze {
 
-// Reads o.profiles, writes the model to o.output, and a fit summary to out.
+// Reads o.profiles, fits, writes the model to o.output, and prints the fit.
 void calibrate_machine(const Options& o, std::ostream& out);
-// Reads the model o.machine_file and predicts o.profiles (merged).
+
+// Reads the model o.machine_file and prints its prediction for o.profiles (merged).
 void predict_runtime(const Options& o, std::ostream& out);
 
 }  // namespace sprof::analyze

@@ -20,7 +20,7 @@ void add_process(Json& events, const Dataset& d, const Context& c, int pid, cons
                  uint64_t offset_ns) {
     const Estimator est = c.options.estimator;
     auto rows = time_rows(d);
-    auto phases = find_phases(d, rows, c.rates, c.options);
+    auto phases = find_phases(d, rows, c.rates, phase_params(c.options));
     const int phase_track = 1, function_track = 2;
     auto us = [](uint64_t ns) { return static_cast<double>(ns) / 1000.0; };  // a duration
     auto at = [&](uint64_t ns) { return us(ns + offset_ns); };                 // a time stamp

@@ -1,48 +1,31 @@
 // sprof: reports on profiles written by sprof_lib and sprof_pt.
 #include <iostream>
 
-#include "calibrate.hpp"
-#include "report_mrc.hpp"
-#include "reports.hpp"
+#include "cli.hpp"
+#include "report_kinds.hpp"
 
 using namespace sprof::analyze;
 
 namespace {
 
-void report_locality(const Dataset& data, const Options& o) {
-    const MrcParams p{{o.policy}, o.cache_bytes, o.top, o.format};
-    if (!o.plot_file.empty()) plot_mrc(data, p, o.plot_file);
-    report_mrc(data, p, std::cout);
-}
-
 void run(const Options& o) {
-    if (o.report == Report::calibrate) return calibrate_machine(o, std::cout);
-    if (o.report == Report::predict) return predict_runtime(o, std::cout);
+    const ReportKind& report = *find_report_kind(o.report);
+    if (report.run_alone) return report.run_alone(o, std::cout);
 
     // Reports of whole profiles need no time line: fold it while reading,
     // so a job of many ranks fits in memory.
-    const bool whole = (o.report == Report::flat || o.report == Report::imbalance) && o.plot_file.empty() &&
-                       o.export_file.empty();
+    const bool whole = (o.report == "flat" || o.report == "imbalance") && o.outputs.empty();
     Dataset data = load_dataset(o.profiles, {.fold = whole});
     for (const auto& s : data.sources)
         for (const auto& w : s.profile.warnings) std::cerr << "sprof: warning: " << w << '\n';
-    if (o.report == Report::mrc) return report_locality(data, o);
     RateSet rates(data.event_names(), o.rates, o.default_rates);
     Context c{data, o, rates, std::cout};
 
-    if (!o.plot_file.empty()) write_plot(c);
-    if (!o.export_file.empty()) export_chrome_trace(c);
-    // Only a plot or an export was asked for: no report on stdout.
-    if (!o.report_given && (!o.plot_file.empty() || !o.export_file.empty())) return;
-    switch (o.report) {
-    case Report::flat: return report_flat(c);
-    case Report::info: return report_info(c);
-    case Report::timeline: return report_timeline(c);
-    case Report::phases: return report_phases(c);
-    case Report::warp: return report_warp(c);
-    case Report::imbalance: return report_imbalance(c);
-    default: return;
-    }
+    for (const auto& k : report_kinds())
+        if (k.output && o.wants_output(k.name)) k.run(c);
+    // Only outputs were asked for: no report on stdout.
+    if (!o.report_given && !o.outputs.empty()) return;
+    report.run(c);
 }
 
 }  // namespace
@@ -50,12 +33,12 @@ void run(const Options& o) {
 int main(int argc, char** argv) {
     std::ios::sync_with_stdio(false);
     try {
-        Options o = parse_options({argv + 1, argv + argc});
-        if (o.help) {
-            std::cout << kUsage;
+        CommandLine line = parse_command_line({argv + 1, argv + argc});
+        if (!line.help.empty()) {
+            std::cout << line.help;
             return 0;
         }
-        run(o);
+        run(line.options);
         std::cout.flush();
         if (!std::cout) throw std::runtime_error("cannot write the report to standard output");
     } catch (const UsageError& e) {

@@ -1,11 +1,12 @@
-// The command line of `sprof`.
+// What the command line of `sprof` asked for (cli.cpp fills it), and the
+// conversions of its values.
 #pragma once
-#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "miss_ratio_curve.hpp"
+#include "phases.hpp"
 #include "sprof/estimator.hpp"
 #include "table.hpp"
 
@@ -16,16 +17,15 @@ struct UsageError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-enum class Report { flat, info, timeline, phases, warp, calibrate, predict, mrc, imbalance };
-
 struct PhaseSpec {
     std::string function;  // empty = automatic detection
 };
 
 struct Options {
     std::vector<std::string> profiles;
-    Report report = Report::flat;
-    bool report_given = false;  // a report kind was asked for explicitly
+    std::string report = "flat";       // the name of a ReportKind (report_kinds.hpp)
+    bool report_given = false;         // a report was asked for explicitly
+    std::vector<std::string> outputs;  // names of the output kinds asked for (--plot, --export)
     Estimator estimator = Estimator::coverage;
     Format format = Format::text;
     size_t top = 0;  // 0 = all
@@ -41,14 +41,17 @@ struct Options {
     std::string output;        // --calibrate's MACHINE.json
     std::string machine_file;  // --predict's MACHINE.json
     Policy policy = Policy::lru;  // --mrc's cache
-    bool policy_given = false;
     uint64_t cache_bytes = 0;     // --mrc --cache SIZE: misses per function
-    bool help = false;
+
+    bool wants_output(const std::string& name) const;
 };
 
-// Throws UsageError with a one-line reason.
-Options parse_options(const std::vector<std::string>& args);
+// The phase parameters the options give.
+PhaseParams phase_params(const Options& o);
 
-extern const char* const kUsage;
+// Values of options; each throws UsageError naming `option` and the value.
+unsigned long parse_count(const std::string& option, const std::string& value);  // a non-negative integer
+double parse_fraction(const std::string& option, const std::string& value);      // in [0, 1]
+Format parse_format(const std::string& value);
 
 }  // namespace sprof::analyze

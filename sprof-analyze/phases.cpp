@@ -5,8 +5,6 @@
 #include <limits>
 #include <stdexcept>
 
-#include "options.hpp"
-
 namespace sprof::analyze {
 
 namespace {
@@ -276,13 +274,12 @@ std::vector<Phase> state_phases(const std::vector<bool>& running) {
 }
 
 std::vector<Phase> find_phases(const Dataset& d, const std::vector<TimeRow>& rows, const RateSet& rates,
-                               const Options& o) {
-    if (o.phases.function.empty())
-        return auto_phases(row_features(d, rows, rates, o.estimator), o.min_phase);
+                               const PhaseParams& p) {
+    if (p.function.empty()) return auto_phases(row_features(d, rows, rates, p.estimator), p.min_length);
     std::vector<bool> chosen(d.functions.size(), false);
     bool any = false;
-    for (size_t f = 0; f < d.functions.size(); ++f) any |= chosen[f] = names_function(d.functions[f], o.phases.function);
-    if (!any) throw std::invalid_argument("--phases=func:" + o.phases.function + ": no function of that name in the profile");
+    for (size_t f = 0; f < d.functions.size(); ++f) any |= chosen[f] = names_function(d.functions[f], p.function);
+    if (!any) throw std::invalid_argument("--phases=func:" + p.function + ": no function of that name in the profile");
     std::vector<bool> running;
     for (const TimeRow& r : rows) {
         uint64_t mine = 0, all = 0;
@@ -291,7 +288,7 @@ std::vector<Phase> find_phases(const Dataset& d, const std::vector<TimeRow>& row
                 all += c.time_ns;
                 if (chosen[c.function]) mine += c.time_ns;
             }
-        running.push_back(all > 0 && static_cast<double>(mine) > o.phase_threshold * static_cast<double>(all));
+        running.push_back(all > 0 && static_cast<double>(mine) > p.threshold * static_cast<double>(all));
     }
     return state_phases(running);
 }

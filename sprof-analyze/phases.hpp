@@ -15,8 +15,6 @@
 
 namespace sprof::analyze {
 
-struct Options;
-
 struct Phase {
     size_t first = 0, last = 0;  // rows [first, last)
     std::string label;
@@ -47,8 +45,16 @@ std::vector<Phase> state_phases(const std::vector<bool>& running);
 // Label of the k-th distinct phase: A … Z, AA, AB …
 std::string phase_label(size_t k);
 
-// The phases the options ask for (automatic unless --phases=func:NAME).
+// What find_phases needs to know.
+struct PhaseParams {
+    std::string function;                       // func:NAME phases of this function; empty = automatic
+    double threshold = 0.1;                     // func:NAME: share of a row's time that counts as running
+    size_t min_length = 3;                      // automatic: the shortest phase, in rows
+    Estimator estimator = Estimator::coverage;  // automatic: for the rates in the row vectors
+};
+
+// Automatic phases, or func:NAME phases when p.function is given.
 std::vector<Phase> find_phases(const Dataset& d, const std::vector<TimeRow>& rows, const RateSet& rates,
-                               const Options& o);
+                               const PhaseParams& p);
 
 }  // namespace sprof::analyze

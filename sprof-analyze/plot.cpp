@@ -13,6 +13,8 @@
 #include "gnuplot_file.hpp"
 #include "plot.hpp"
 
+#include "report_mrc.hpp"
+
 namespace sprof::analyze {
 
 namespace {
@@ -89,7 +91,7 @@ PlotData plot_data(const Context& c) {
                                                              : std::numeric_limits<double>::quiet_NaN());
     }
 
-    p.phases = find_phases(d, rows, c.rates, c.options);
+    p.phases = find_phases(d, rows, c.rates, phase_params(c.options));
     // Per-phase momentary values: a horizontal segment per phase.
     for (const Phase& ph : p.phases) {
         std::span<const TimeRow> span(rows.begin() + ph.first, rows.begin() + ph.last);
@@ -100,6 +102,9 @@ PlotData plot_data(const Context& c) {
 }
 
 void write_plot(const Context& c) {
+    if (c.options.report == "mrc")  // the miss-ratio curve, not a rate over time
+        return plot_mrc(c.data, {{c.options.policy}, c.options.cache_bytes, c.options.top, c.options.format},
+                        c.options.plot_file);
     const Dataset& d = c.data;
     const PlotData p = plot_data(c);
     const Rate& rate = c.rates.rates()[p.rate];
@@ -137,7 +142,7 @@ void write_plot(const Context& c) {
             data.push_back(&p.functions[i]);
         }
         bool step_titled = false;  // one legend entry for all the phases' steps
-        if (c.options.report == Report::phases)
+        if (c.options.report == "phases")
             for (const auto& s : p.phase_steps) {
                 if (!drawable(s)) continue;
                 plots.push_back(std::string("'-' using 1:2 with lines lw 4 lc rgb 'red' ") +

@@ -13,8 +13,6 @@ bool has(const std::vector<std::string>& v, const std::string& s) {
 
 bool contains(const std::string& s, const char* part) { return s.find(part) != std::string::npos; }
 
-bool is_time_event(const std::string& e) { return e == "task-clock" || e == "cpu-clock"; }
-
 }  // namespace
 
 std::vector<DefaultRate> default_rates(const std::vector<std::string>& events) {
@@ -25,8 +23,10 @@ std::vector<DefaultRate> default_rates(const std::vector<std::string>& events) {
     const std::string per_ms = has(events, "task-clock") ? "/task-clock*1e6" : "/time/1e3";
     if (instructions && has(events, "cycles"))
         out.push_back({"CPI", "cycles/instructions", "cycles per instruction"});
+    // Time events (task-clock, cpu-clock, msr/tsc/) are of none of the kinds
+    // below: they get no rate of their own.
     for (const auto& e : events) {
-        if (is_time_event(e) || e == "instructions" || e == "cycles") continue;
+        if (e == "instructions" || e == "cycles") continue;
         std::string lower = e;
         std::transform(lower.begin(), lower.end(), lower.begin(), ::tolower);
         if (contains(lower, "miss") && instructions)

@@ -1,24 +1,14 @@
-// --info: what each profile says about its run.
+// --info: each profile's ProfileInfo as text, CSV or JSON.
 #include <algorithm>
-#include <cstring>
-#include <ctime>
 
 #include <fmt/format.h>
 
+#include "profile_info.hpp"
 #include "reports.hpp"
 
 namespace sprof::analyze {
 
 namespace {
-
-std::string utc_time(uint64_t unix_ns) {
-    std::time_t t = static_cast<std::time_t>(unix_ns / 1'000'000'000);
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char buf[64];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return buf;
-}
 
 std::string duration(uint64_t ns) {
     if (ns == 0) return "-";
@@ -28,70 +18,47 @@ std::string duration(uint64_t ns) {
     return fmt::format("{} ns", ns);
 }
 
-std::string exit_status(const ProfileEnd& e) {
-    if (!e.present) return "unknown (the profile has no end record: the run was cut short)";
-    return std::to_string(e.exit_status);
-}
-
-// How the image ended, as its END record says.
-std::string ended(const ProfileEnd& e) {
-    if (!e.present) return "unknown (no END record: killed?)";
-    switch (e.how) {
-    case EndHow::exit: return fmt::format("exit {}", e.exit_status);
-    case EndHow::exit_now: return fmt::format("exit {} (_exit)", e.exit_status);
-    case EndHow::signal: {
-        const char* abbrev = sigabbrev_np(e.signal);
-        return abbrev ? fmt::format("killed by SIG{}", abbrev) : fmt::format("killed by signal {}", e.signal);
-    }
-    case EndHow::exec: return "exec (the process went on as another program)";
-    default: return "unknown (not recorded by this collector)";
-    }
-}
-
-Json info_json(const Source& s) {
-    const Profile& p = s.profile;
-    const ProfileHeader& h = p.header;
+Json info_json(const ProfileInfo& i) {
+    const ProfileHeader& h = i.header;
     Json events = Json::array();
     for (const auto& e : h.events) events.push_back({{"name", e.name}, {"time_like", e.time_like}, {"user_only", e.user_only}});
     Json threads = Json::array();
-    for (const auto& t : p.threads) threads.push_back({{"tid", t.tid}, {"name", t.name}});
-    Json j = {{"path", s.path},
-              {"format", fmt::format("{}.{}", p.version_major, p.version_minor)},
-              {"collector", h.collector},
-              {"backend", h.backend},
-              {"program", h.program},
-              {"argv", h.argv},
-              {"pid", h.pid},
-              {"host", h.hostname},
-              {"start_unix_ns", h.start_unix_ns},
-              {"start", utc_time(h.start_unix_ns)},
-              {"clock", h.clock},
-              {"sample_interval_ns", h.sample_interval_ns},
-              {"hist_samples", h.hist_samples},
-              {"hist_interval_ns", h.hist_interval_ns},
-              {"slots", h.slots},
-              {"rank", h.rank >= 0 ? Json(h.rank) : Json(nullptr)},
-              {"ranks", h.ranks ? Json(h.ranks) : Json(nullptr)},
-              {"job_id", h.job_id},
-              {"launcher", h.launcher},
-              {"events", events},
-              {"threads", threads},
-              {"intervals", s.n_intervals},
-              {"samples", s.samples},
-              {"warnings", p.warnings}};
-    j["exit_status"] = p.end.present ? Json(p.end.exit_status) : Json(nullptr);
-    j["lost_samples"] = p.end.present ? Json(p.end.lost_samples) : Json(nullptr);
-    j["ended"] = ended(p.end);
-    return j;
+    for (const auto& t : i.threads) threads.push_back({{"tid", t.tid}, {"name", t.name}});
+    auto or_null = [](const auto& v) { return v ? Json(*v) : Json(nullptr); };
+    return {{"path", i.path},
+            {"format", i.format},
+            {"collector", h.collector},
+            {"backend", h.backend},
+            {"program", h.program},
+            {"argv", h.argv},
+            {"pid", h.pid},
+            {"host", h.hostname},
+            {"start_unix_ns", h.start_unix_ns},
+            {"start", i.start},
+            {"clock", h.clock},
+            {"sample_interval_ns", h.sample_interval_ns},
+            {"hist_samples", h.hist_samples},
+            {"hist_interval_ns", h.hist_interval_ns},
+            {"slots", h.slots},
+            {"rank", h.rank >= 0 ? Json(h.rank) : Json(nullptr)},
+            {"ranks", h.ranks ? Json(h.ranks) : Json(nullptr)},
+            {"job_id", h.job_id},
+            {"launcher", h.launcher},
+            {"events", events},
+            {"threads", threads},
+            {"intervals", i.intervals},
+            {"samples", i.samples},
+            {"warnings", i.warnings},
+            {"exit_status", or_null(i.exit_status)},
+            {"lost_samples", or_null(i.lost_samples)},
+            {"ended", i.ended}};
 }
 
-void info_text(std::ostream& out, const Source& s) {
-    const Profile& p = s.profile;
-    const ProfileHeader& h = p.header;
+void info_text(std::ostream& out, const ProfileInfo& i) {
+    const ProfileHeader& h = i.header;
     auto line = [&](const char* key, const std::string& v) { out << fmt::format("{:<18}{}\n", key, v); };
-    line("profile", s.path);
-    line("format", fmt::format("{}.{}{}", p.version_major, p.version_minor,
-                               p.foreign_byte_order ? " (other byte order)" : ""));
+    line("profile", i.path);
+    line("format", i.format + (i.foreign_byte_order ? " (other byte order)" : ""));
     line("collector", h.collector);
     line("backend", h.backend);
     line("program", h.program);
@@ -101,7 +68,7 @@ void info_text(std::ostream& out, const Source& s) {
     if (h.rank >= 0)
         line("job", fmt::format("rank {} of {}, job {} ({})", h.rank, h.ranks ? std::to_string(h.ranks) : "?",
                                 h.job_id.empty() ? "?" : h.job_id, h.launcher));
-    line("start", utc_time(h.start_unix_ns));
+    line("start", i.start);
     line("clock", h.clock == "cpu" ? "cpu (thread CPU time)" : h.clock);
     line("sample interval", duration(h.sample_interval_ns));
     line("histogram", h.hist_samples ? fmt::format("{} samples per interval", h.hist_samples)
@@ -114,49 +81,56 @@ void info_text(std::ostream& out, const Source& s) {
         line("counted", "user space only (the kernel was excluded: this user may not count it): "
                         "time in the kernel goes to the next user-space sample, kernel events are absent");
     std::vector<std::string> threads;
-    for (const auto& t : p.threads) threads.push_back(t.name.empty() ? std::to_string(t.tid)
+    for (const auto& t : i.threads) threads.push_back(t.name.empty() ? std::to_string(t.tid)
                                                                      : fmt::format("{} {}", t.tid, t.name));
-    line("threads", fmt::format("{} ({})", p.threads.size(), fmt::join(threads, ", ")));
-    line("intervals", std::to_string(s.n_intervals));
-    line("samples", p.end.present ? fmt::format("{} (lost {})", s.samples, p.end.lost_samples)
-                                  : std::to_string(s.samples));
-    line("exit status", exit_status(p.end));
-    line("ended", ended(p.end));
-    for (const auto& w : p.warnings) line("warning", w);
+    line("threads", fmt::format("{} ({})", i.threads.size(), fmt::join(threads, ", ")));
+    line("intervals", std::to_string(i.intervals));
+    line("samples", i.lost_samples ? fmt::format("{} (lost {})", i.samples, *i.lost_samples)
+                                   : std::to_string(i.samples));
+    line("exit status", i.exit_status ? std::to_string(*i.exit_status)
+                                      : "unknown (the profile has no end record: the run was cut short)");
+    line("ended", i.ended);
+    for (const auto& w : i.warnings) line("warning", w);
+}
+
+// One row per profile; lists as their lengths.
+void info_csv(std::ostream& out, const std::vector<ProfileInfo>& infos) {
+    Table t;
+    for (const char* k : {"path", "collector", "backend", "program", "pid", "host", "start", "clock",
+                          "sample_interval_ns", "slots", "events", "threads", "intervals", "samples", "exit_status"})
+        t.add_column({Column::text, k});
+    for (const auto& i : infos) {
+        const ProfileHeader& h = i.header;
+        t.new_row();
+        for (const std::string& s : {i.path, h.collector, h.backend, h.program, std::to_string(h.pid), h.hostname, i.start,
+                                     h.clock, std::to_string(h.sample_interval_ns), std::to_string(h.slots),
+                                     std::to_string(h.events.size()), std::to_string(i.threads.size()),
+                                     std::to_string(i.intervals), std::to_string(i.samples)})
+            t.put(s);
+        t.put_value(i.exit_status ? Value(std::to_string(*i.exit_status)) : Value());
+    }
+    t.write_csv(out);
 }
 
 }  // namespace
 
 void report_info(const Context& c) {
-    if (c.options.format == Format::json) {
+    std::vector<ProfileInfo> infos;
+    for (const auto& s : c.data.sources) infos.push_back(profile_info(s));
+    switch (c.options.format) {
+    case Format::json: {
         Json arr = Json::array();
-        for (const auto& s : c.data.sources) arr.push_back(info_json(s));
+        for (const auto& i : infos) arr.push_back(info_json(i));
         c.out << dump_json(Json{{"profiles", arr}}, 2) << '\n';
-        return;
+        break;
     }
-    if (c.options.format == Format::csv) {
-        Table t;
-        for (const char* k : {"path", "collector", "backend", "program", "pid", "host", "start", "clock",
-                              "sample_interval_ns", "slots", "events", "threads", "intervals", "samples",
-                              "exit_status"})
-            t.add_column({Column::text, k});
-        for (const auto& s : c.data.sources) {
-            Json j = info_json(s);
-            t.new_row();
-            for (const auto& col : t.columns()) {
-                const Json& v = j[col.name];
-                if (v.is_null()) t.put_value(Value());
-                else if (v.is_string()) t.put(v.get<std::string>());
-                else if (v.is_array()) t.put(std::to_string(v.size()));
-                else t.put(v.dump());
-            }
+    case Format::csv: info_csv(c.out, infos); break;
+    case Format::text:
+        for (size_t i = 0; i < infos.size(); ++i) {
+            if (i) c.out << '\n';
+            info_text(c.out, infos[i]);
         }
-        t.write_csv(c.out);
-        return;
-    }
-    for (size_t i = 0; i < c.data.sources.size(); ++i) {
-        if (i) c.out << '\n';
-        info_text(c.out, c.data.sources[i]);
+        break;
     }
 }
 

@@ -202,4 +202,9 @@ void plot_mrc(const Dataset& d, const MrcParams& p, const std::string& file) {
     check_plot_written(file);
 }
 
+void report_locality(const Context& c) {
+    const MrcParams p{{c.options.policy}, c.options.cache_bytes, c.options.top, c.options.format};
+    report_mrc(c.data, p, c.out);
+}
+
 }  // namespace sprof::analyze

@@ -8,7 +8,7 @@ namespace sprof::analyze {
 void report_phases(const Context& c) {
     const Dataset& d = c.data;
     auto rows = time_rows(d);
-    auto phases = find_phases(d, rows, c.rates, c.options);
+    auto phases = find_phases(d, rows, c.rates, phase_params(c.options));
     Table t;
     t.add_column({Column::integer, "phase"});
     t.add_column({Column::text, "label"});

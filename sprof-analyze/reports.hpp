@@ -24,6 +24,8 @@ void report_info(const Context& c);
 void report_timeline(const Context& c);
 // One row per phase (report_phases.cpp).
 void report_phases(const Context& c);
+// The miss-ratio curve (report_mrc.hpp), as a report of the table.
+void report_locality(const Context& c);
 // A job's ranks side by side, and what holds it back (report_imbalance.cpp).
 void report_imbalance(const Context& c);
 // Workload vectors per function and phase as JSON (warp.cpp).

@@ -33,7 +33,7 @@ void report_warp(const Context& c) {
     }
     auto rows = time_rows(d);
     Json phases = Json::array();
-    auto found = find_phases(d, rows, c.rates, c.options);
+    auto found = find_phases(d, rows, c.rates, phase_params(c.options));
     for (size_t i = 0; i < found.size(); ++i) {
         std::span<const TimeRow> span(rows.begin() + found[i].first, rows.begin() + found[i].last);
         Json j = {{"phase", i + 1},

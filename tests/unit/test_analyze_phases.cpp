@@ -80,10 +80,9 @@ TEST_CASE("automatic phases of sampled profiles: every boundary within one inter
         sources.push_back({"phases", synthetic::build(spec)});
         Dataset d = merge_profiles(std::move(sources));
         RateSet rates(d.event_names(), {}, true);
-        Options o;
         auto rows = time_rows(d);
         REQUIRE(rows.size() == 53);
-        auto phases = find_phases(d, rows, rates, o);
+        auto phases = find_phases(d, rows, rates, PhaseParams{});
         auto found = starts(phases);
         auto truth = synthetic::phase_boundaries();
         REQUIRE(found.size() == truth.size());
@@ -100,14 +99,14 @@ TEST_CASE("func:NAME phases follow the function's running state") {
     sources.push_back({"phases", synthetic::build(synthetic::phases_spec())});
     Dataset d = merge_profiles(std::move(sources));
     RateSet rates(d.event_names(), {}, true);
-    Options o;
-    o.phases.function = "decompress";  // matches decompress(char const*, unsigned long)
-    auto phases = find_phases(d, time_rows(d), rates, o);
+    PhaseParams p;
+    p.function = "decompress";  // matches decompress(char const*, unsigned long)
+    auto phases = find_phases(d, time_rows(d), rates, p);
     // decompress holds ~70 % of its phases' time and none elsewhere.
     CHECK(starts(phases) == std::vector<size_t>{13, 21, 29, 37, 45});
     CHECK(labels(phases) == std::string("idle") + "running" + "idle" + "running" + "idle" + "running");
-    o.phases.function = "nosuch";
-    CHECK_THROWS_AS(find_phases(d, time_rows(d), rates, o), std::invalid_argument);
+    p.function = "nosuch";
+    CHECK_THROWS_AS(find_phases(d, time_rows(d), rates, p), std::invalid_argument);
 }
 
 TEST_CASE("phase CSV header is exact") {

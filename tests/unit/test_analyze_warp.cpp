@@ -56,7 +56,6 @@ TEST_CASE("calibrate, then predict: a program whose time is a known cost per eve
         paths.push_back(path);
     }
     Options o;
-    o.report = Report::calibrate;
     o.profiles = {paths[0], paths[1]};
     o.output = fmt::format("/tmp/sprof-test-machine-{}.json", getpid());
     std::ostringstream fit;
@@ -66,7 +65,6 @@ TEST_CASE("calibrate, then predict: a program whose time is a known cost per eve
     CHECK(model["seconds_per_event"]["page-faults"].get<double>() == doctest::Approx(0.005).epsilon(0.05));
 
     Options p;
-    p.report = Report::predict;
     p.machine_file = o.output;
     p.profiles = {paths[2]};
     p.format = Format::json;

@@ -1,0 +1,66 @@
+#include "help.hpp"
+
+#include <fmt/format.h>
+
+namespace sprof::analyze {
+
+namespace {
+
+constexpr size_t kHelpColumn = 29;  // where the help of an option starts
+
+// "-o, --output MACHINE.json", "--phases[=auto|func:NAME]"
+std::string usage_of(const OptionSpec& o) {
+    std::string s = o.names;
+    for (size_t comma = s.find(','); comma != std::string::npos; comma = s.find(',', comma + 2)) s.replace(comma, 1, ", ");
+    if (!o.value.empty()) s += (o.value.front() == '[' ? "" : " ") + o.value;
+    return s;
+}
+
+// "  --top N                    help", the help in its column; a long left
+// side puts it on the next line, and a '\n' in it continues in the column.
+std::string line(const std::string& left, const std::string& help) {
+    std::string out = "  " + left;
+    if (out.size() >= kHelpColumn) out += '\n' + std::string(kHelpColumn, ' ');
+    else out.resize(kHelpColumn, ' ');
+    for (char c : help) out += c == '\n' ? '\n' + std::string(kHelpColumn, ' ') : std::string(1, c);
+    return out + '\n';
+}
+
+std::string option_line(const OptionSpec& s) { return line(usage_of(s), s.help); }
+
+std::string kind_names() {
+    std::string names;
+    for (const auto& k : report_kinds()) names += (names.empty() ? "" : ", ") + k.name;
+    return names;
+}
+
+}  // namespace
+
+std::string general_help() {
+    std::string reports, outputs, shared;
+    for (const auto& k : report_kinds())
+        (k.output ? outputs : reports) += line(k.option.names.empty() ? "(none)" : usage_of(k.option), k.option.help);
+    for (const auto& s : shared_options()) shared += option_line(s);
+    shared += line("-h, --help", "this text");
+    return fmt::format(
+        "usage: sprof [REPORT] [OUTPUT...] [OPTION...] PROFILE...\n"
+        "       sprof help NAME\n"
+        "Reports on one or more sprof profiles (merged: threads, processes, MPI ranks).\n\n"
+        "Reports (one at a time; the flat profile when none is given):\n{}"
+        "Outputs (beside any report; given alone, no report):\n{}"
+        "Options of every report:\n{}"
+        "sprof help NAME: what a report or output shows, and its own options\n"
+        "(NAME: {}).\n"
+        "Exit status: 0 success, 1 unreadable or invalid profile, 2 bad usage.\n",
+        reports, outputs, shared, kind_names());
+}
+
+std::string report_help(const ReportKind& k) {
+    std::string own;
+    for (const auto& s : k.options) own += option_line(s);
+    return fmt::format("usage: sprof {}[OPTION...] PROFILE...\n{}: {}\n\n{}\n{}{}\nOptions of every report: sprof --help\n",
+                       k.option.names.empty() ? "" : usage_of(k.option) + " ", k.name, k.option.help, k.details,
+                       own.empty() ? "" : "\nIts own options:\n", own);
+}
+
+}  // namespace sprof::analyze

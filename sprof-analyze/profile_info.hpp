@@ -1,0 +1,30 @@
+// What --info tells of one profile: one value, shown as text, CSV or JSON
+// by report_info.cpp.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "dataset.hpp"
+
+namespace sprof::analyze {
+
+struct ProfileInfo {
+    std::string path;
+    std::string format;  // "MAJOR.MINOR"
+    bool foreign_byte_order = false;
+    ProfileHeader header;
+    std::string start;  // header.start_unix_ns in UTC, ISO 8601
+    std::vector<ProfileThread> threads;
+    size_t intervals = 0;
+    uint64_t samples = 0;
+    std::optional<int32_t> exit_status;    // unknown without an END record
+    std::optional<uint64_t> lost_samples;  // likewise
+    std::string ended;                     // how the run ended, in words
+    std::vector<std::string> warnings;
+};
+
+ProfileInfo profile_info(const Source& s);
+
+}  // namespace sprof::analyze

@@ -1,0 +1,208 @@
+// The table of reports and outputs.
+#include "report_kinds.hpp"
+
+#include "byte_size.hpp"
+#include "calibrate.hpp"
+
+namespace sprof::analyze {
+
+namespace {
+
+std::vector<ReportKind> make_report_kinds() {
+    std::vector<ReportKind> kinds;
+    kinds.push_back({
+        .name = "flat",
+        .option = {.help = "the flat profile: functions by time (the default)"},
+        .details = "One row per function, most time first: samples, reference time and its share,\n"
+                   "the estimate of every event (one column each, named as the event) and every\n"
+                   "rate. --top N keeps the first N. Text starts with the totals and the rates'\n"
+                   "definitions; JSON adds the totals as \"total\".",
+        .run = report_flat,
+    });
+    kinds.push_back({
+        .name = "info",
+        .option = {.names = "--info", .help = "the profiles' metadata"},
+        .details = "Per profile: collector, backend, program, argv, pid, host, start, clock, sample\n"
+                   "and histogram interval, slots, events (time-like ones marked), threads,\n"
+                   "intervals, samples, exit status, how the run ended, warnings. Text: a block\n"
+                   "per profile; CSV: a row per profile; JSON: every field.",
+        .run = report_info,
+    });
+    kinds.push_back({
+        .name = "timeline",
+        .option = {.names = "--timeline", .help = "one row per histogram interval"},
+        .details = "Row k merges the k-th interval of every thread and profile; its rates come\n"
+                   "from its own counts, never from running totals.",
+        .options = {{.names = "--by-function",
+                     .help = "a row per function in each interval (--top N: the first N)",
+                     .set = [](Options& o, const std::string&, const OptionValues&) { o.by_function = true; }}},
+        .run = report_timeline,
+    });
+    kinds.push_back({
+        .name = "phases",
+        .option = {.names = "--phases",
+                   .value = "[=auto|func:NAME]",
+                   .implicit = "auto",
+                   .help = "program phases, one row per phase",
+                   .set =
+                       [](Options& o, const std::string& opt, const OptionValues& v) {
+                           const std::string& spec = v[0];
+                           o.phases.function.clear();
+                           if (spec.starts_with("func:") && spec.size() > 5) o.phases.function = spec.substr(5);
+                           else if (spec != "auto")
+                               throw UsageError(opt + " takes auto or func:NAME, not '" + spec + "'");
+                       }},
+        .details = "auto: change points of the per-interval vectors (function time shares and\n"
+                   "rates), no phase shorter than --min-phase intervals; recurring behaviour gets\n"
+                   "one label (A B A B). func:NAME: the runs in which function NAME keeps running\n"
+                   "or idle. Rates are the phase's momentary ones, over the whole phase.",
+        .options = {{.names = "--phase-threshold",
+                     .value = "F",
+                     .values = 1,
+                     .help = "share of an interval's time above which a\nfunction counts as running (default 0.1)",
+                     .set = [](Options& o, const std::string& opt,
+                               const OptionValues& v) { o.phase_threshold = parse_fraction(opt, v[0]); }}},
+        .run = report_phases,
+    });
+    kinds.push_back({
+        .name = "warp",
+        .option = {.names = "--warp", .help = "workload vectors per function and phase (JSON)"},
+        .details = "The whole run, every function (--top N: the first N) and every automatic phase\n"
+                   "as reference seconds, samples and every event in total and per second.",
+        .run = report_warp,
+    });
+    kinds.push_back({
+        .name = "imbalance",
+        .option = {.names = "--imbalance", .help = "the ranks of an MPI/Slurm job side by side"},
+        .details = "Per rank (the profiles whose header names it; a profile outside a job is a rank\n"
+                   "of its own): time and every event. Per function, [total] first: mean and max\n"
+                   "time over the ranks, max/mean (1 = balanced), the slowest rank, the same for\n"
+                   "every event, and each rank's time (rank<R>_s). Ranks missing from the job and\n"
+                   "ranks that did not end normally are named (CSV: on stderr).",
+        .run = report_imbalance,
+    });
+    kinds.push_back({
+        .name = "mrc",
+        .option = {.names = "--mrc", .help = "miss ratio per cache size, 1 KiB-1 GiB (sprof-cc programs)"},
+        .details = "From the locality records of a program built with sprof-cc and run under\n"
+                   "sprof_lib --locality: LRU by StatStack, random replacement by StatCache, with\n"
+                   "a 95 % band (bootstrap / delta method); --locality=exact runs give the exact\n"
+                   "curve (low = high). CSV columns cache_bytes,miss_ratio,low,high. With --plot\n"
+                   "the curve is drawn on a log axis of bytes.",
+        .options = {{.names = "--policy",
+                     .value = "lru|random",
+                     .values = 1,
+                     .help = "replacement policy of the modelled cache (default lru)",
+                     .set =
+                         [](Options& o, const std::string&, const OptionValues& v) {
+                             if (v[0] == "lru") o.policy = Policy::lru;
+                             else if (v[0] == "random") o.policy = Policy::random;
+                             else throw UsageError("unknown policy '" + v[0] + "' (use lru or random)");
+                         }},
+                    {.names = "--cache",
+                     .value = "SIZE",
+                     .values = 1,
+                     .help = "misses per function in a cache of SIZE (e.g. 32K, 1M)",
+                     .set =
+                         [](Options& o, const std::string& opt, const OptionValues& v) {
+                             try {
+                                 o.cache_bytes = parse_byte_size(opt, v[0]);
+                             } catch (const std::invalid_argument& e) {
+                                 throw UsageError(e.what());
+                             }
+                         }}},
+        .check =
+            [](const Options& o) {
+                if (!o.export_file.empty()) throw UsageError("--export does not apply to --mrc");
+            },
+        .run = report_locality,
+    });
+    kinds.push_back({
+        .name = "calibrate",
+        .option = {.names = "--calibrate", .help = "fit seconds per event on this machine (NNLS)"},
+        .details = "Each profile's automatic phases are the observations: reference seconds\n"
+                   "against the events that are not time-like. Non-negative least squares gives\n"
+                   "the seconds per event; the model and the fit's rms error go to MACHINE.json,\n"
+                   "the fit per phase to stdout.",
+        .options = {{.names = "-o,--output",
+                     .value = "MACHINE.json",
+                     .values = 1,
+                     .help = "where the machine model goes (required)",
+                     .set = [](Options& o, const std::string&, const OptionValues& v) { o.output = v[0]; }}},
+        .check =
+            [](const Options& o) {
+                if (o.output.empty()) throw UsageError("--calibrate needs -o MACHINE.json");
+            },
+        .run_alone = calibrate_machine,
+    });
+    kinds.push_back({
+        .name = "predict",
+        .option = {.names = "--predict",
+                   .value = "MACHINE.json",
+                   .values = 1,
+                   .help = "predicted run time per phase and in total",
+                   .set = [](Options& o, const std::string&, const OptionValues& v) { o.machine_file = v[0]; }},
+        .details = "The model of sprof --calibrate applied to the merged profiles' automatic\n"
+                   "phases: measured and predicted seconds, and an error estimate (the prediction\n"
+                   "times the fit's rms relative error).",
+        .run_alone = predict_runtime,
+    });
+    kinds.push_back({
+        .name = "plot",
+        .option = {.names = "--plot",
+                   .value = "FILE.png|FILE.svg",
+                   .values = 1,
+                   .help = "a rate over time (per phase with --phases)",
+                   .set =
+                       [](Options& o, const std::string& opt, const OptionValues& v) {
+                           if (!v[0].ends_with(".png") && !v[0].ends_with(".svg"))
+                               throw UsageError(opt + " writes FILE.png or FILE.svg, not '" + v[0] + "'");
+                           o.plot_file = v[0];
+                       }},
+        .output = true,
+        .details = "Through gnuplot: the rate for the whole program and the top functions (--top,\n"
+                   "default 5) per time-line row, the phase boundaries marked; with --phases also\n"
+                   "the phases' momentary values as a step line.",
+        .options = {{.names = "--plot-rate",
+                     .value = "NAME",
+                     .values = 1,
+                     .help = "the rate to plot (default: the first rate)",
+                     .set = [](Options& o, const std::string&, const OptionValues& v) { o.plot_rate = v[0]; }}},
+        .run = write_plot,
+    });
+    kinds.push_back({
+        .name = "export",
+        .option = {.names = "--export",
+                   .value = "chrome-trace FILE.json",
+                   .values = 2,
+                   .help = "Chrome trace events (Perfetto UI)",
+                   .set =
+                       [](Options& o, const std::string&, const OptionValues& v) {
+                           if (v[0] != "chrome-trace")
+                               throw UsageError("unknown export format '" + v[0] + "' (use chrome-trace)");
+                           o.export_kind = v[0];
+                           o.export_file = v[1];
+                       }},
+        .output = true,
+        .details = "Opens in Perfetto UI and chrome://tracing: a counter track per rate, the phases\n"
+                   "and each time-line row's top function as spans; times in microseconds since\n"
+                   "the profile start.",
+        .run = export_chrome_trace,
+    });
+    return kinds;
+}
+
+}  // namespace
+
+const std::vector<ReportKind>& report_kinds() {
+    static const std::vector<ReportKind> kinds = make_report_kinds();
+    return kinds;
+}
+
+const ReportKind* find_report_kind(const std::string& name) {
+    for (const auto& k : report_kinds())
+        if (k.name == name) return &k;
+    return nullptr;
+}
+
+}  // namespace sprof::analyze

@@ -1,0 +1,31 @@
+// The reports and outputs of `sprof`, one entry each in report_kinds.cpp:
+// adding one is adding its entry there and its view in a file of its own.
+// The command line (cli.cpp) and the help (help.cpp) come from this table.
+#pragma once
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "option_spec.hpp"
+#include "reports.hpp"
+
+namespace sprof::analyze {
+
+struct ReportKind {
+    std::string name{};     // "phases": `sprof help phases`
+    OptionSpec option{};    // the option that asks for it (no names: the default report)
+    bool output = false;  // writes a file beside the report on stdout (--plot, --export)
+    std::string details{};  // what `sprof help NAME` tells beyond the option's line
+    std::vector<OptionSpec> options{};          // its own: given without it, a usage error
+    void (*check)(const Options&) = nullptr;  // usage checks once the whole line is read
+    // One of the two: it reads the merged profiles, or it reads its files itself.
+    void (*run)(const Context&) = nullptr;
+    void (*run_alone)(const Options&, std::ostream&) = nullptr;
+};
+
+// Reports first (the default one first), then outputs.
+const std::vector<ReportKind>& report_kinds();
+// nullptr when there is none of that name.
+const ReportKind* find_report_kind(const std::string& name);
+
+}  // namespace sprof::analyze
