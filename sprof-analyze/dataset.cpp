@@ -156,10 +156,7 @@ void fold_intervals(Source& s) {
                 all.cells.push_back(c);
                 continue;
             }
-            FunctionCell& sum = all.cells[it->second];
-            sum.samples += c.samples;
-            sum.time_ns += c.time_ns;
-            for (size_t e = 0; e < sum.events.size() && e < c.events.size(); ++e) accumulate(sum.events[e], c.events[e]);
+            accumulate(all.cells[it->second], c);
         }
     }
     p.intervals.assign(1, std::move(all));

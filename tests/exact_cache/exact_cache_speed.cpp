@@ -13,6 +13,7 @@
 
 #include "sprof/cache_sizes.hpp"
 #include "sprof/exact_cache.hpp"
+#include "sprof/splitmix.hpp"
 
 namespace {
 
@@ -32,15 +33,6 @@ double thread_cpu_seconds() {
     return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
 }
 
-// splitmix64: a few instructions per number, so the stream costs little
-// beside the simulator.
-uint64_t next_random(uint64_t& state) {
-    uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -54,7 +46,7 @@ int main(int argc, char** argv) {
     sprof::ExactLruCurve curve(sprof::cache_sizes_in_lines(64));
     uint64_t state = 1;
     const double start = thread_cpu_seconds();
-    for (uint64_t i = 0; i < accesses; ++i) curve.access(next_random(state) % lines, 0x401000 + 4 * (i & 7));
+    for (uint64_t i = 0; i < accesses; ++i) curve.access(sprof::splitmix64(state) % lines, 0x401000 + 4 * (i & 7));
     const double seconds = thread_cpu_seconds() - start;
 
     const auto misses = curve.misses();

@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cmath>
 #include <cstring>
 #include <string_view>
 #include <unordered_map>
@@ -19,6 +18,7 @@
 #include "locality_reader.hpp"
 #include "profile_decoder.hpp"
 #include "profile_records.hpp"
+#include "sprof/estimator.hpp"
 #include "sprof/profile_io.hpp"
 
 namespace sprof {
@@ -149,19 +149,6 @@ Interval read_interval(Decoder& d, const Profile& p) {
     return iv;
 }
 
-// A carry of NaN means "no estimate yet": it adds nothing.
-double add_carry(double a, double b) { return std::isnan(a) ? b : std::isnan(b) ? a : a + b; }
-
-void add_cell(FunctionCell& into, const FunctionCell& part) {
-    into.samples += part.samples;
-    into.time_ns += part.time_ns;
-    for (size_t e = 0; e < into.events.size(); ++e) {
-        into.events[e].count += part.events[e].count;
-        into.events[e].coverage_ns += part.events[e].coverage_ns;
-        into.events[e].carry = add_carry(into.events[e].carry, part.events[e].carry);
-    }
-}
-
 // INTERVAL records with the same (tid, seq) are parts of one interval (the
 // collectors flush a partial interval now and then, so a killed program
 // loses little). The parts merge into the interval where the first part
@@ -187,7 +174,7 @@ public:
         for (FunctionCell& c : part.cells) {
             auto [pos, added] = cell_of.try_emplace(c.function, iv.cells.size());
             if (added) iv.cells.push_back(std::move(c));
-            else add_cell(iv.cells[pos->second], c);
+            else accumulate(iv.cells[pos->second], c);
         }
     }
 

@@ -21,5 +21,8 @@ std::optional<double> estimate(const EventCell& c, uint64_t time_ns, Estimator e
 
 // Adds cell b into a (merging intervals, threads, profiles).
 void accumulate(EventCell& a, const EventCell& b);
+// Adds one function's cell into another of the same function: samples,
+// time and each event (parts of one interval, intervals folded into one).
+void accumulate(FunctionCell& a, const FunctionCell& b);
 
 }  // namespace sprof
