@@ -183,7 +183,6 @@ def cell(values, unit):
 
 
 def report(rows, missing, quick):
-    print("## 2. Accuracy against ground truth\n")
     print("`tests/workloads/alternate` calls `heavy()` and `light()` in turn; a heavy call takes 3× the CPU time "
           f"of a light call and touches {FAULTS_PER_HEAVY_MS} fresh pages per ms of its CPU time (one minor fault "
           "each, in 8 bursts spread over the call; at least 8 pages), so the true fault rate is the same at every "

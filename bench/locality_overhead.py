@@ -54,7 +54,6 @@ def main():
     bin_dir = f"{build_dir}/bin"
     os.makedirs(scratch, exist_ok=True)
     env = {"LD_LIBRARY_PATH": f"{build_dir}/lib"}
-    print("## 6. Locality collection overhead\n")
     print(f"CPU time (user + sys of every thread, the runtime's writer included) of a program built with "
           f"`sprof-cc`, as a ratio to the same source built with plain `cc -O2`, run in the same round; "
           f"median (min … max) of {rounds} interleaved rounds. Goal: sampled at the default rate ≤ 3×.\n")

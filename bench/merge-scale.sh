@@ -2,7 +2,7 @@
 # How merging a job's profiles scales with its ranks: N synthetic profiles of
 # ten minutes each (60,000 samples, 1,000 functions, 4 events; written by
 # sprof_synth rank:R/N), N = 1 … MAX_RANKS, through `sprof --imbalance` and the
-# merged flat report. Prints the body of its RESULTS.md section (Markdown) on
+# merged flat report. Prints the body of its bench/results fragment (Markdown) on
 # stdout. Goal: linear; ≤ 10 s and ≤ 2 GiB at 1,024 ranks.
 #
 # usage: bench/merge-scale.sh BUILD_DIR [MAX_RANKS]   (scratch in BUILD_DIR/bench/merge-scale)

@@ -62,7 +62,6 @@ def main():
     build, scratch, rounds = sys.argv[1], sys.argv[2], int(sys.argv[3])
     bin_dir = os.path.join(build, "bin")
     program = os.path.join(build, "tests", "workloads", "bench_fixed_work")
-    print("## 1. Overhead\n")
     print("Overhead is the extra cost of a profiled run over the unprofiled run of the same fixed work "
           "(`tests/workloads/bench_fixed_work`), as a ratio minus one, measured in the same round:\n")
     print("* **CPU, all** — user+sys CPU time of the whole command (wait4 rusage), the profiler's own "

@@ -76,7 +76,6 @@ def main():
             for name, pct in shares.items():
                 mean[t][name] = mean[t].get(name, 0.0) + pct / len(results[t])
 
-    print("## 3. Peer agreement\n")
     print(f"`{PYTHON} bench/python_cpu.py {script_rounds}` (the system's interpreter, "
           f"{subprocess.run([PYTHON, '--version'], capture_output=True, text=True).stdout.strip()}; its C functions "
           f"are the functions) under each profiler at a {INTERVAL_MS} ms sampling interval of CPU time; {runs} runs per "
