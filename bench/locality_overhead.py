@@ -4,33 +4,35 @@ its own (its hooks are no-ops), under sprof_lib without --locality, and with
 --locality at two rates and in exact mode, each as a ratio of CPU time to the
 same program built without instrumentation, measured side by side in the
 same round. Exact mode, two orders of magnitude slower, runs a smaller
-input (against the plain run of that input). Prints a Markdown section on
-stdout.
+input (against the plain run of that input). Workloads: two loops of our
+own and the real programs of bench/real_programs.py. Prints a Markdown
+section on stdout.
 
 usage: locality_overhead.py BUILD_DIR SCRATCH_DIR ROUNDS
 """
 import os
 import statistics
-import subprocess
 import sys
 
 import measure
+import real_programs
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def build(bin_dir, scratch):
-    """(name, plain program, instrumented program, arguments, exact mode's arguments, description)."""
+    """The workloads, as real_programs.Program values."""
     work = os.path.join(os.path.dirname(bin_dir), "tests", "workloads")
-    matmul = os.path.join(REPO, "tests", "workloads", "matmul.c")
-    subprocess.run(["cc", "-O2", matmul, "-o", f"{scratch}/matmul_plain"], check=True)
-    subprocess.run([f"{bin_dir}/sprof-cc", "-O2", matmul, "-o", f"{scratch}/matmul"], check=True)
-    return [
+    own = [
         ("sweep", f"{work}/loc_sweep_plain", f"{work}/loc_sweep", ["-n", "100000", "-s", "3000"],
          ["-n", "100000", "-s", "30"], "300 M one-byte loads sweeping 6.4 MB (memory-bound, nothing but loads)"),
-        ("matmul", f"{scratch}/matmul_plain", f"{scratch}/matmul", ["-n", "600"], ["-n", "160"],
+        ("matmul", f"{work}/loc_kernels_plain", f"{work}/loc_kernels", ["-k", "matmul", "-n", "600"],
+         ["-k", "matmul", "-n", "160"],
          "naive 600×600 matrix multiply: 432 M loads, a multiply-add per two (exact mode: 160×160)"),
     ]
+    real = real_programs.prepare(os.path.dirname(bin_dir))
+    for p in real:
+        p.what += " (exact mode: a quarter of the input)" if p.name == "bzip2" else " (exact mode: 10,000 rows)"
+    return [real_programs.Program(*w) for w in own] + real
 
 
 def configs(bin_dir):
@@ -58,7 +60,8 @@ def main():
           f"`sprof-cc`, as a ratio to the same source built with plain `cc -O2`, run in the same round; "
           f"median (min … max) of {rounds} interleaved rounds. Goal: sampled at the default rate ≤ 3×.\n")
     exact_label, exact_prefix = exact_config(bin_dir)
-    for name, plain, instrumented, args, exact_args, what in build(bin_dir, scratch):
+    for w in build(bin_dir, scratch):
+        name, plain, instrumented, args, exact_args, what = w.name, w.plain, w.instrumented, w.args, w.exact_args, w.what
         rows = configs(bin_dir)
         commands = {"plain": [plain] + args, "plain (smaller input)": [plain] + exact_args,
                     exact_label: exact_prefix + [instrumented] + exact_args}

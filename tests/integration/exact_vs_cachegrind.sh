@@ -12,6 +12,8 @@
 source "$(dirname "$0")/common.sh" "$1"
 
 command -v valgrind > /dev/null || { echo "skipped: valgrind is not installed (scripts/install-deps)"; exit 77; }
+kernels=$WORK/loc_kernels_plain  # uninstrumented: cachegrind sees the program as it is
+[ -x "$kernels" ] || { echo "skipped: no $kernels (the locality workloads need gcc)"; exit 77; }
 
 # I1 D1 LL as cachegrind takes them (SIZE,ASSOC,LINE): the machine of the
 # cachegrind manual; small caches that miss a lot in LL too; a fully
@@ -25,15 +27,15 @@ configs=(
 fully_associative=2  # the index of the config whose D1 has one set
 
 checked=0
-for variant in "-n 72" "-n 72 -b 12"; do
+for variant in "-k matmul -n 72" "-k blocked -n 72 -b 12"; do
     # shellcheck disable=SC2086  # the variant is two or four words
-    valgrind --tool=lackey --trace-mem=yes --log-fd=3 "$WORK/matmul" $variant 3> trace.txt > lackey.out 2> lackey.err ||
+    valgrind --tool=lackey --trace-mem=yes --log-fd=3 "$kernels" $variant 3> trace.txt > lackey.out 2> lackey.err ||
         fail "lackey on matmul $variant: $(tail -1 lackey.err)"
     for index in "${!configs[@]}"; do
         read -r i1 d1 ll <<< "${configs[$index]}"
         # shellcheck disable=SC2086
         valgrind --tool=cachegrind --cache-sim=yes --I1="$i1" --D1="$d1" --LL="$ll" \
-            --cachegrind-out-file=cachegrind.out "$WORK/matmul" $variant > cachegrind.stdout 2> cachegrind.err ||
+            --cachegrind-out-file=cachegrind.out "$kernels" $variant > cachegrind.stdout 2> cachegrind.err ||
             fail "cachegrind on matmul $variant: $(tail -1 cachegrind.err)"
         cmp -s lackey.out cachegrind.stdout || fail "matmul $variant printed different results under lackey and cachegrind"
         "$BUILD/tests/exact_trace_sim" --I1="$i1" --D1="$d1" --LL="$ll" < trace.txt > sim.txt
