@@ -51,6 +51,14 @@ ProfileInfo profile_info(const Source& s) {
         i.lost_samples = p.end.lost_samples;
     }
     i.ended = ended(p.end);
+    if (p.locality.run.present) {
+        LocalityInfo l{.run = p.locality.run, .samples = p.locality.samples.size()};
+        for (const LocalityWindow& w : p.locality.windows) {
+            l.accesses += w.accesses;
+            l.unseen_accesses += w.unseen_accesses;
+        }
+        i.locality = l;
+    }
     i.warnings = p.warnings;
     return i;
 }

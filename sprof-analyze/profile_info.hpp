@@ -10,6 +10,14 @@
 
 namespace sprof::analyze {
 
+// A profile's locality records in brief (programs built with sprof-cc).
+struct LocalityInfo {
+    LocalityRun run;
+    uint64_t accesses = 0;         // instrumented accesses, all threads
+    uint64_t unseen_accesses = 0;  // memcpy/memset/str* traffic the compiler did not see
+    uint64_t samples = 0;          // reuse samples (sampled mode)
+};
+
 struct ProfileInfo {
     std::string path;
     std::string format;  // "MAJOR.MINOR"
@@ -22,6 +30,7 @@ struct ProfileInfo {
     std::optional<int32_t> exit_status;    // unknown without an END record
     std::optional<uint64_t> lost_samples;  // likewise
     std::string ended;                     // how the run ended, in words
+    std::optional<LocalityInfo> locality;  // none without locality records
     std::vector<std::string> warnings;
 };
 

@@ -18,6 +18,24 @@ std::string duration(uint64_t ns) {
     return fmt::format("{} ns", ns);
 }
 
+double unseen_pct(const LocalityInfo& l) {
+    const uint64_t all = l.accesses + l.unseen_accesses;
+    return all ? 100.0 * static_cast<double>(l.unseen_accesses) / static_cast<double>(all) : 0.0;
+}
+
+Json locality_json(const std::optional<LocalityInfo>& l) {
+    if (!l) return nullptr;
+    return {{"mode", l->run.mode},
+            {"line_size", l->run.line_size},
+            {"sample_period", l->run.sample_period},
+            {"window_accesses", l->run.window_accesses},
+            {"seed", l->run.seed},
+            {"accesses", l->accesses},
+            {"unseen_accesses", l->unseen_accesses},
+            {"unseen_pct", unseen_pct(*l)},
+            {"samples", l->samples}};
+}
+
 Json info_json(const ProfileInfo& i) {
     const ProfileHeader& h = i.header;
     Json events = Json::array();
@@ -51,7 +69,8 @@ Json info_json(const ProfileInfo& i) {
             {"warnings", i.warnings},
             {"exit_status", or_null(i.exit_status)},
             {"lost_samples", or_null(i.lost_samples)},
-            {"ended", i.ended}};
+            {"ended", i.ended},
+            {"locality", locality_json(i.locality)}};
 }
 
 void info_text(std::ostream& out, const ProfileInfo& i) {
@@ -90,6 +109,17 @@ void info_text(std::ostream& out, const ProfileInfo& i) {
     line("exit status", i.exit_status ? std::to_string(*i.exit_status)
                                       : "unknown (the profile has no end record: the run was cut short)");
     line("ended", i.ended);
+    if (const auto& l = i.locality) {
+        line("locality", l->run.mode == "exact"
+                             ? fmt::format("exact, {}-byte lines: every access simulated", l->run.line_size)
+                             : fmt::format("sampled, {}-byte lines, 1 in {} accesses (seed {}), windows of {}",
+                                           l->run.line_size, l->run.sample_period, l->run.seed,
+                                           l->run.window_accesses));
+        line("accesses", fmt::format("{} instrumented{}; {} more ({:.1f} %) in memcpy/memset/str*, not seen by "
+                                     "the compiler and not in the cache model",
+                                     l->accesses, l->run.mode == "exact" ? "" : fmt::format(", {} samples", l->samples),
+                                     l->unseen_accesses, unseen_pct(*l)));
+    }
     for (const auto& w : i.warnings) line("warning", w);
 }
 

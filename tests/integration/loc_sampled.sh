@@ -28,6 +28,22 @@ assert 'sweep' in rows and float(rows['sweep']['samples']) > 0, rows.keys()
 PY
 pass "the same profile holds the event samples"
 
+# What sprof tells of the unseen traffic: the memcpy's bytes read and written, in words.
+"$BIN/sprof" --info --format json one.sprof > info.json
+"$BIN/sprof" --mrc --format json one.sprof > mrc.json
+python3 - info.json mrc.json truth1.txt <<'PY' || fail "sprof does not report the memcpy traffic the program made"
+import json, sys
+info = json.load(open(sys.argv[1]))["profiles"][0]["locality"]
+mrc = json.load(open(sys.argv[2]))["locality"]
+truth = dict(w for w in (l.split() for l in open(sys.argv[3])) if len(w) == 2)
+want = 2 * int(truth["copy_bytes"]) // 8
+assert info["mode"] == "sampled" and info["sample_period"] == 1000, info
+assert info["unseen_accesses"] == mrc["unseen_accesses"] == want, (info, mrc, want)
+assert abs(info["unseen_pct"] - 100 * want / (want + info["accesses"])) < 1e-9, info
+print(f"unseen: {want} words, {info['unseen_pct']:.2f} % of all accesses, in --info and --mrc")
+PY
+pass "--info and --mrc report the memcpy traffic as unseen"
+
 "$BIN/sprof_lib" -e "$events" --locality=$RATE -o two.sprof \
     "$WORK/loc_sweep" -n $N -s $((SWEEPS / 2)) -t 2 -S -o truth2.txt
 "$BUILD/tests/locality_dump" two.sprof > two.json
