@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <exception>
+#include <filesystem>
 #include <map>
 #include <thread>
 #include <unordered_map>
@@ -25,6 +26,16 @@ std::string Dataset::program() const {
 }
 
 namespace {
+
+// What every report calls a function: its demangled name, and for the
+// bucket of PCs in no known function its object too, so that "[unknown]"
+// never stands alone when the object is known.
+std::string display_name(const ProfileFunction& fn, const std::string& object) {
+    if (fn.start == 0 && fn.end == 0 && fn.name == "[unknown]" && !object.empty())
+        return "[unknown] " + object_basename(object);
+    return demangle(fn.name);
+}
+
 
 // Index of each of the source's events in the merged list, adding new ones.
 // `index` finds a name in `merged` in constant time: sources may list many
@@ -67,7 +78,7 @@ Dataset merge_profiles(std::vector<Source> sources) {
             std::string object = fn.object == kNoObject ? std::string() : p.object_name(fn.object);
             auto [it, added] = function_ids.try_emplace({object, fn.name},
                                                         static_cast<uint32_t>(d.functions.size()));
-            if (added) d.functions.push_back({demangle(fn.name), fn.name, object});
+            if (added) d.functions.push_back({display_name(fn, object), fn.name, object});
             return fmap[f] = it->second;
         };
         auto merged_ref = [&](uint32_t f, const char* what) {
@@ -185,6 +196,12 @@ Dataset load_dataset(const std::vector<std::string>& paths, const LoadParams& pa
     for (const auto& e : errors)
         if (e) std::rethrow_exception(e);
     return merge_profiles(std::move(sources));
+}
+
+std::string object_basename(const std::string& path) {
+    if (path.empty()) return "";
+    if (path.front() == '[') return path;  // [vdso], [anon]…
+    return std::filesystem::path(path).filename().string();
 }
 
 }  // namespace sprof::analyze

@@ -10,8 +10,11 @@
 
 namespace sprof::analyze {
 
+// The object file's base name, or "" when unknown.
+std::string object_basename(const std::string& path);
+
 struct FunctionInfo {
-    std::string name;    // demangled
+    std::string name;    // demangled; "[unknown] OBJECT" for a PC in no known function of OBJECT
     std::string symbol;  // as in the symbol table
     std::string object;  // full path ("" when unknown)
 };

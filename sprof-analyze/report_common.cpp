@@ -1,5 +1,4 @@
 // Pieces shared by all the reports.
-#include <filesystem>
 
 #include "reports.hpp"
 
@@ -52,12 +51,6 @@ void write_table(const Context& c, const Table& t, const char* key, Json meta) {
         break;
     }
     }
-}
-
-std::string object_basename(const std::string& path) {
-    if (path.empty()) return "";
-    if (path.front() == '[') return path;  // [vdso], [anon]…
-    return std::filesystem::path(path).filename().string();
 }
 
 }  // namespace sprof::analyze

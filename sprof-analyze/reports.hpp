@@ -46,7 +46,4 @@ void write_table(const Context& c, const Table& t, const char* key, Json meta = 
 // Metadata of the merged profiles, for JSON outputs.
 Json profiles_json(const Dataset& d);
 
-// The object file's base name, or "" when unknown.
-std::string object_basename(const std::string& path);
-
 }  // namespace sprof::analyze

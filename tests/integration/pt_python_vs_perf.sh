@@ -34,7 +34,8 @@ for line in open(sys.argv[2]):  # "IP SYMBOL (DSO)"; SYMBOL is [unknown] where p
         continue
     dso = os.path.basename(w[-1].strip("()")) if w[-1].startswith("(") else "[unknown]"
     name = " ".join(w[1:-1]) if w[-1].startswith("(") else " ".join(w[1:])
-    name = name.split("+0x")[0] or "[unknown]"
+    name = name.split("+0x")[0]
+    name = name if name and name != "[unknown]" else "[unknown] " + dso  # as sprof names it
     perf[(name, dso)] = perf.get((name, dso), 0) + 1
 n1, n2 = sum(sprof.values()), sum(perf.values())
 print(f"samples: sprof_pt {n1}, perf {n2}")
@@ -57,3 +58,28 @@ if compared < 3:
 sys.exit(", ".join(bad) or None)
 PY
 pass "sprof_pt and perf agree on python3's function time shares"
+
+# libc's internal functions (memcpy variants, malloc's insides) are not in
+# its dynamic symbol table: only its separate debug file (libc6-dbg) names
+# them. perf finds that file by build-id; sprof must too.
+libc=$(ldd /usr/bin/python3 | awk '/libc\.so/ {print $3}')
+build_id=$(readelf -n "$libc" | awk '/Build ID/ {print $3}')
+debug=/usr/lib/debug/.build-id/${build_id:0:2}/${build_id:2}.debug
+if [ -r "$debug" ]; then
+    nm -D --defined-only "$libc" | awk '{print $3}' | sed 's/@.*//' | sort -u > exported.txt
+    python3 - sprof.csv exported.txt <<'PY' || fail "sprof_pt does not name libc's internal functions"
+import csv, sys
+exported = set(open(sys.argv[2]).read().split())
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["object"].endswith("/libc.so.6") or r["object"] == "libc.so.6"]
+total = sum(int(r["samples"]) for r in csv.DictReader(open(sys.argv[1])))
+internal = [r["function"] for r in rows if not r["function"].startswith("[unknown]") and r["function"] not in exported]
+unknown = sum(int(r["samples"]) for r in rows if r["function"].startswith("[unknown]"))
+print(f"libc: {len(rows)} functions with samples, {len(internal)} named from the debug file "
+      f"({', '.join(sorted(internal)[:4])}…); [unknown] libc.so.6: {unknown} of {total} samples")
+assert internal, "no libc function beyond its exported ones"
+assert unknown <= 0.005 * total, f"{unknown} samples in libc fall in no function"
+PY
+    pass "libc's internal functions are named from its debug file"
+else
+    echo "not checked: libc's internal names ($debug not installed: libc6-dbg)"
+fi

@@ -1,5 +1,7 @@
 // ObjectSymbols::load: function symbols and load segments of one ELF file,
-// read with elfutils libelf.
+// read with elfutils: libdwfl finds the symbols (in a separate debug file
+// when the file itself was stripped), libelf reads the program headers.
+#include <elfutils/libdwfl.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
@@ -8,6 +10,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <string_view>
 #include <tuple>
@@ -22,6 +25,9 @@ struct FdCloser {
 };
 struct ElfCloser {
     void operator()(Elf* elf) const { elf_end(elf); }
+};
+struct DwflCloser {
+    void operator()(Dwfl* dwfl) const { dwfl_end(dwfl); }
 };
 
 // A function symbol before aliases are merged and ranges are fixed.
@@ -43,47 +49,44 @@ bool better_name(const Candidate& a, const Candidate& b) {
     return std::tuple(a.rank, a.name.size(), a.name) < std::tuple(b.rank, b.name.size(), b.name);
 }
 
-// .symtab when present (full), else .dynsym (exported only, stripped files).
-Elf_Scn* symbol_section(Elf* elf) {
-    Elf_Scn* dynsym = nullptr;
-    for (Elf_Scn* scn = elf_nextscn(elf, nullptr); scn; scn = elf_nextscn(elf, scn)) {
-        GElf_Shdr shdr;
-        if (!gelf_getshdr(scn, &shdr)) continue;
-        if (shdr.sh_type == SHT_SYMTAB) return scn;
-        if (shdr.sh_type == SHT_DYNSYM) dynsym = scn;
-    }
-    return dynsym;
-}
-
-std::vector<Candidate> read_function_symbols(Elf* elf) {
-    std::vector<Candidate> out;
-    Elf_Scn* symscn = symbol_section(elf);
-    if (!symscn) return out;
-    GElf_Shdr symhdr;
-    Elf_Data* data = elf_getdata(symscn, nullptr);
-    if (!gelf_getshdr(symscn, &symhdr) || !data || symhdr.sh_entsize == 0) return out;
-
+// The end address of every section of `elf`, by section index.
+std::vector<uint64_t> section_ends(Elf* elf) {
     size_t nsections = 0;
     elf_getshdrnum(elf, &nsections);
-    std::vector<uint64_t> section_end(nsections, 0);
+    std::vector<uint64_t> ends(nsections, 0);
     for (size_t i = 0; i < nsections; ++i) {
         GElf_Shdr shdr;
-        if (Elf_Scn* scn = elf_getscn(elf, i); scn && gelf_getshdr(scn, &shdr))
-            section_end[i] = shdr.sh_addr + shdr.sh_size;
+        if (Elf_Scn* scn = elf_getscn(elf, i); scn && gelf_getshdr(scn, &shdr)) ends[i] = shdr.sh_addr + shdr.sh_size;
     }
+    return ends;
+}
 
-    const size_t count = symhdr.sh_size / symhdr.sh_entsize;
-    for (size_t i = 0; i < count; ++i) {
+// The module's function symbols, as libdwfl gives them: the file's .symtab;
+// for a stripped file the .symtab of its separate debug file, found by
+// build-id or .gnu_debuglink in the file's directory, its .debug/ and
+// /usr/lib/debug (Debian's -dbg packages), or from debuginfod when the user
+// set DEBUGINFOD_URLS; else .dynsym (exported functions only). The names
+// live as long as the Dwfl.
+std::vector<Candidate> read_function_symbols(Dwfl_Module* module) {
+    std::vector<Candidate> out;
+    std::map<Elf*, std::vector<uint64_t>> ends;  // the symbols may come from two files
+    const int count = dwfl_module_getsymtab(module);
+    for (int i = 1; i < count; ++i) {
         GElf_Sym sym;
-        if (!gelf_getsym(data, static_cast<int>(i), &sym)) continue;
+        GElf_Addr address;
+        GElf_Word shndx;
+        Elf* elf = nullptr;
+        Dwarf_Addr bias;
+        const char* name = dwfl_module_getsym_info(module, i, &sym, &address, &shndx, &elf, &bias);
+        if (!name || !*name || !elf) continue;
         const int type = GELF_ST_TYPE(sym.st_info);
         if (type != STT_FUNC && type != STT_GNU_IFUNC) continue;
+        auto [it, added] = ends.try_emplace(elf);
+        if (added) it->second = section_ends(elf);
         // Special indices (undefined, absolute, common) have no section to bound them.
-        if (sym.st_shndx == SHN_UNDEF || sym.st_shndx >= nsections) continue;
-        const char* name = elf_strptr(elf, symhdr.sh_link, sym.st_name);
-        if (!name || !*name) continue;
-        out.push_back({sym.st_value, sym.st_size, section_end[sym.st_shndx],
-                       binding_rank(sym.st_info), name});
+        if (shndx == SHN_UNDEF || shndx >= it->second.size()) continue;
+        // st_value is the link-time address, the one the tables hold.
+        out.push_back({sym.st_value, sym.st_size, it->second[shndx], binding_rank(sym.st_info), name});
     }
     return out;
 }
@@ -138,8 +141,18 @@ ObjectSymbols ObjectSymbols::load(const std::string& path) {
     std::unique_ptr<Elf, ElfCloser> elf(elf_begin(fd, ELF_C_READ_MMAP, nullptr));
     if (!elf || elf_kind(elf.get()) != ELF_K_ELF) throw SymbolError(path + ": not an ELF file");
 
-    return ObjectSymbols(path, to_ranges(read_function_symbols(elf.get())),
-                         read_load_segments(elf.get()));
+    // libdwfl's defaults for where debug files are: no path of our own.
+    static char* debuginfo_path = nullptr;
+    static const Dwfl_Callbacks callbacks = {.find_elf = dwfl_build_id_find_elf,
+                                             .find_debuginfo = dwfl_standard_find_debuginfo,
+                                             .section_address = nullptr,
+                                             .debuginfo_path = &debuginfo_path};
+    std::unique_ptr<Dwfl, DwflCloser> dwfl(dwfl_begin(&callbacks));
+    if (!dwfl) throw SymbolError(path + ": libdwfl: " + dwfl_errmsg(-1));
+    Dwfl_Module* module = dwfl_report_offline(dwfl.get(), "", path.c_str(), -1);
+    dwfl_report_end(dwfl.get(), nullptr, nullptr);
+    if (!module) throw SymbolError(path + ": libdwfl: " + dwfl_errmsg(-1));
+    return ObjectSymbols(path, to_ranges(read_function_symbols(module)), read_load_segments(elf.get()));
 }
 
 }  // namespace sprof
