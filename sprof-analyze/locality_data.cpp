@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "aggregate.hpp"
 #include "sprof/profile_io.hpp"
 
 namespace sprof::analyze {
@@ -140,6 +141,43 @@ LocalityData locality_data(const Dataset& d) {
                                        "(sprof_lib --locality=RATE)", d.sources.at(0).path, out.accesses));
     if (out.exact && !have_curve)
         throw ProfileError(d.sources.at(0).path + ": the exact locality run recorded no miss counts");
+    return out;
+}
+
+std::vector<UnseenObject> uninstrumented_objects(const Dataset& d, const LocalityData& l, double min_share) {
+    std::unordered_map<std::string, bool> seen;  // object → its accesses reached the records
+    auto saw = [&](uint32_t f) {
+        if (f < d.functions.size()) seen[d.functions[f].object] = true;
+    };
+    for (const ReuseStream& s : l.streams)
+        for (const StreamSample& sample : s.samples) {
+            saw(sample.sample_function);
+            saw(sample.trigger_function);
+        }
+    for (const ExactFunction& f : l.totals.functions)
+        if (f.accesses) saw(f.function);
+
+    const std::vector<uint32_t> intervals = all_intervals(d);
+    const std::vector<Counts> per_function = by_function(d, intervals);
+    std::map<std::string, uint64_t> time_ns;
+    uint64_t all_ns = 0;
+    for (size_t f = 0; f < per_function.size(); ++f) {
+        all_ns += per_function[f].time_ns;
+        if (!d.functions[f].object.empty()) time_ns[d.functions[f].object] += per_function[f].time_ns;
+    }
+    std::vector<UnseenObject> out;
+    // sprof's own hooks run in these: their time is what the instrumentation
+    // costs (bench/locality_overhead.py), not code the records miss.
+    const auto runtime = [](const std::string& object) {
+        const std::string name = object_basename(object);
+        return name == "libsprof_rt.so" || name == "libsprof_access.so";
+    };
+    for (const auto& [object, ns] : time_ns) {
+        if (runtime(object)) continue;
+        const double share = all_ns ? static_cast<double>(ns) / static_cast<double>(all_ns) : 0;
+        if (share >= min_share && !seen.count(object)) out.push_back({object, share});
+    }
+    std::sort(out.begin(), out.end(), [](const UnseenObject& a, const UnseenObject& b) { return a.time_share > b.time_share; });
     return out;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "dataset.hpp"
@@ -55,6 +56,18 @@ struct LocalityData {
     uint64_t unseen_accesses = 0;      // not instrumented (libc's memcpy, memset, str*)
     ExactTotals totals;                // exact
 };
+
+// An object that took a share of the run's CPU time (the event samples of
+// the same profiles) while the locality records saw none of its accesses:
+// code not built with sprof-cc, such as a system library the program calls
+// (Debian's bzip2 compresses in libbz2.so). Its accesses are in no curve.
+struct UnseenObject {
+    std::string object;        // full path
+    double time_share = 0;     // of all sampled CPU time, 0 … 1
+};
+
+// Such objects with at least `min_share` of the time, most time first.
+std::vector<UnseenObject> uninstrumented_objects(const Dataset& d, const LocalityData& l, double min_share = 0.05);
 
 // Throws ProfileError with one line for a dataset whose locality records
 // the models cannot use: none at all, mixed line sizes or modes, samples of

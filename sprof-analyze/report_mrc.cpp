@@ -36,6 +36,9 @@ void write_heading(std::ostream& out, const Dataset& d, const LocalityData& l, c
                            "not in the model\n", l.unseen_accesses,
                            percent(static_cast<double>(l.unseen_accesses),
                                    static_cast<double>(l.accesses + l.unseen_accesses)));
+    for (const UnseenObject& o : uninstrumented_objects(d, l))
+        out << fmt::format("  {} took {:.1f} % of the CPU time, but none of its accesses were seen: not built "
+                           "with sprof-cc, not in the model\n", object_basename(o.object), 100 * o.time_share);
     if (l.unsampled_accesses)
         out << fmt::format("  {} accesses ({:.1f} %) fell in windows without a sample: not in the model\n",
                            l.unsampled_accesses,
@@ -44,7 +47,10 @@ void write_heading(std::ostream& out, const Dataset& d, const LocalityData& l, c
     out << '\n';
 }
 
-Json locality_json(const LocalityData& l, const MrcParams& p) {
+Json locality_json(const Dataset& d, const LocalityData& l, const MrcParams& p) {
+    Json unseen_objects = Json::array();
+    for (const UnseenObject& o : uninstrumented_objects(d, l))
+        unseen_objects.push_back({{"object", o.object}, {"time_share", o.time_share}});
     return {{"mode", l.exact ? "exact" : "sampled"},
             {"policy", to_string(p.curve.policy)},
             {"line_size", l.line_size},
@@ -53,11 +59,12 @@ Json locality_json(const LocalityData& l, const MrcParams& p) {
             {"samples", l.samples},
             {"accesses", l.accesses},
             {"unseen_accesses", l.unseen_accesses},
-            {"unsampled_accesses", l.unsampled_accesses}};
+            {"unsampled_accesses", l.unsampled_accesses},
+            {"uninstrumented_objects", unseen_objects}};
 }
 
 void write_json(std::ostream& out, const Dataset& d, const LocalityData& l, const MrcParams& p, Json body) {
-    Json doc = {{"profiles", profiles_json(d)}, {"locality", locality_json(l, p)}};
+    Json doc = {{"profiles", profiles_json(d)}, {"locality", locality_json(d, l, p)}};
     for (auto& [k, v] : body.items()) doc[k] = std::move(v);
     out << dump_json(doc, 2) << '\n';
 }
