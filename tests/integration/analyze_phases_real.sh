@@ -10,7 +10,7 @@ source "$(dirname "$0")/common.sh" "$1"
 # compress phases). Boundaries are compared on the profile's CPU-time axis,
 # the running sum of its intervals' reference seconds: the intervals'
 # start_s/end_s are wall-clock times, which run ahead of CPU time whenever the
-# machine is busy, while the truth file is in process CPU seconds. The axes
+# machine is busy, while the truth file is in the main thread's CPU seconds. The axes
 # differ only by the few milliseconds of start-up before sampling begins.
 check_phases() {
     local profile=$1 truth=$2 mode=$3 what=$1/$3 option=--phases
