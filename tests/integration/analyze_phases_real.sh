@@ -11,7 +11,7 @@ source "$(dirname "$0")/common.sh" "$1"
 # the running sum of its intervals' reference seconds: the intervals'
 # start_s/end_s are wall-clock times, which run ahead of CPU time whenever the
 # machine is busy, while the truth file is in the main thread's CPU seconds. The axes
-# differ only by the few milliseconds of start-up before sampling begins.
+# differ only by the few milliseconds between the start of sampling and main().
 check_phases() {
     local profile=$1 truth=$2 mode=$3 what=$1/$3 option=--phases
     [[ $mode == func ]] && option=--phases=func:compress

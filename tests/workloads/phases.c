@@ -2,9 +2,11 @@
  * phases that alternate. setup() faults in fresh memory, compress() is pure
  * computation, decompress() computes and touches fresh pages at a steady rate.
  * Writes the true phase boundaries to the truth file, in seconds of the main
- * thread's CPU time: the clock sprof samples it on. (Not the process's CPU
- * time, which also counts a profiler's own threads, such as sprof_lib's
- * writer, and so runs ahead of the profile's time axis.)
+ * thread's CPU time since main() began: the clock sprof samples it on, from
+ * about where sampling starts. (Not the process's CPU time, which also
+ * counts a profiler's own threads, such as sprof_lib's writer; and not from
+ * the thread's start: loading and relocating a preloaded profiler takes
+ * tens of milliseconds before sampling begins.)
  *
  * usage: phases [-r ROUNDS] [-l PHASE_SECONDS] [-o TRUTH_FILE] */
 #include "workload_common.h" /* first: it defines _GNU_SOURCE */
@@ -13,25 +15,30 @@
 
 static volatile double sink;
 
-__attribute__((noinline)) void setup(double seconds) {
-    const double end = thread_cpu_s() + seconds;
-    while (thread_cpu_s() < end) {
-        touch_fresh_pages(32);
-        spin_cpu(0.001, &sink);
+/* Touches `per_slice` fresh pages of `fresh` (mapped by the caller) and
+ * computes for `slice_s`, for `seconds` of CPU time in all. The mapping and
+ * unmapping stay outside: a system call inside would put a load-dependent
+ * share of the phase's samples in libc, and its function shares would
+ * wander within a phase on a busy machine. */
+static inline __attribute__((always_inline)) void fault_steadily(double seconds, double slice_s, char *fresh, long per_slice) {
+    const long slices = (long)(seconds / slice_s + 0.5);
+    for (long i = 0; i < slices; ++i) {
+        touch_pages(fresh, i * per_slice, (i + 1) * per_slice);
+        spin_cpu(slice_s, &sink);
     }
 }
+
+__attribute__((noinline)) void setup(double seconds, char *fresh) { fault_steadily(seconds, 0.001, fresh, 32); }
 
 __attribute__((noinline)) void compress(double seconds) { spin_cpu(seconds, &sink); }
 
-__attribute__((noinline)) void decompress(double seconds) {
-    const double end = thread_cpu_s() + seconds;
-    while (thread_cpu_s() < end) {
-        touch_fresh_pages(16);
-        spin_cpu(0.002, &sink);
-    }
-}
+__attribute__((noinline)) void decompress(double seconds, char *fresh) { fault_steadily(seconds, 0.002, fresh, 16); }
+
+static double since_main;  /* the thread's CPU time when main() began */
+static double now_s(void) { return thread_cpu_s() - since_main; }
 
 int main(int argc, char **argv) {
+    since_main = thread_cpu_s();
     int rounds = 2;
     double phase_s = 0.8;
     const char *truth = NULL;
@@ -50,16 +57,23 @@ int main(int argc, char **argv) {
         return 3;
     }
     fprintf(out, "# phase start_cpu_s end_cpu_s\n");
-    double t = thread_cpu_s();
-    setup(phase_s / 2);
-    fprintf(out, "setup %.4f %.4f\n", t, thread_cpu_s());
+    /* Fresh pages for a phase: 32 per ms in setup, 8 per ms in decompress. */
+    const long setup_pages = (long)(phase_s / 2 / 0.001 + 0.5) * 32;
+    const long decompress_pages = (long)(phase_s / 0.002 + 0.5) * 16;
+    char *fresh = map_fresh_pages(setup_pages);
+    double t = now_s();
+    setup(phase_s / 2, fresh);
+    fprintf(out, "setup %.4f %.4f\n", t, now_s());
+    unmap_pages(fresh, setup_pages);
     for (int r = 0; r < rounds; ++r) {
-        t = thread_cpu_s();
+        t = now_s();
         compress(phase_s);
-        fprintf(out, "compress %.4f %.4f\n", t, thread_cpu_s());
-        t = thread_cpu_s();
-        decompress(phase_s);
-        fprintf(out, "decompress %.4f %.4f\n", t, thread_cpu_s());
+        fprintf(out, "compress %.4f %.4f\n", t, now_s());
+        fresh = map_fresh_pages(decompress_pages);
+        t = now_s();
+        decompress(phase_s, fresh);
+        fprintf(out, "decompress %.4f %.4f\n", t, now_s());
+        unmap_pages(fresh, decompress_pages);
     }
     if (out != stdout) fclose(out);
     return 0;

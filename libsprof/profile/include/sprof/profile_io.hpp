@@ -7,6 +7,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -89,6 +90,6 @@ constexpr uint32_t kMaxProfileEvents = 1024;
 Profile read_profile(const std::string& path);
 
 // Same, from bytes in memory (tests, fuzzing); `name` appears in messages.
-Profile parse_profile(const std::string& bytes, const std::string& name);
+Profile parse_profile(std::string_view bytes, const std::string& name);
 
 }  // namespace sprof
