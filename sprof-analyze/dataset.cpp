@@ -132,6 +132,14 @@ std::vector<RankSources> group_by_rank(const Dataset& d) {
     return out;
 }
 
+std::vector<RankSources> job_ranks(const Dataset& d) {
+    const bool job = std::any_of(d.sources.begin(), d.sources.end(),
+                                 [](const Source& s) { return s.profile.header.rank >= 0; });
+    auto ranks = group_by_rank(d);
+    if (!job || ranks.size() < 2) ranks.clear();
+    return ranks;
+}
+
 Dataset subset(const Dataset& d, const std::vector<uint32_t>& sources) {
     Dataset out;
     out.events = d.events;

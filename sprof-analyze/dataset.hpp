@@ -50,6 +50,10 @@ struct RankSources {
     std::vector<uint32_t> sources;  // indices into Dataset::sources
 };
 std::vector<RankSources> group_by_rank(const Dataset& d);
+// The ranks of a job, when the dataset holds at least two ranks of one (some
+// profile's header names a rank); else none: the reports that show ranks
+// side by side (phases, WARP, prediction, the Chrome trace) show one process.
+std::vector<RankSources> job_ranks(const Dataset& d);
 
 // The intervals of the given sources only (a copy; functions and events as in d).
 Dataset subset(const Dataset& d, const std::vector<uint32_t>& sources);

@@ -68,10 +68,8 @@ void add_process(Json& events, const Dataset& d, const Context& c, int pid, cons
 void export_chrome_trace(const Context& c) {
     const Dataset& d = c.data;
     Json events = Json::array();
-    const auto ranks = group_by_rank(d);
-    const bool job = std::any_of(d.sources.begin(), d.sources.end(),
-                                 [](const Source& s) { return s.profile.header.rank >= 0; });
-    if (!job || ranks.size() < 2) {
+    const auto ranks = job_ranks(d);
+    if (ranks.empty()) {
         const int pid = static_cast<int>(d.sources.empty() ? 1 : d.sources.front().profile.header.pid);
         add_process(events, d, c, pid, d.program(), 0);
     } else {

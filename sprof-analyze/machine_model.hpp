@@ -59,9 +59,17 @@ struct PredictedSpan {
     double start_s = 0, end_s = 0, measured_s = 0;
     std::optional<double> predicted_s, error_s;  // error: the prediction × the fit's rms relative error
 };
+// A rank of a job (the paper's tasks): its run time measured and predicted,
+// from its own phases, for placing tasks on the machines of a calibration.
+struct RankPrediction {
+    int rank = 0;
+    PredictedSpan total;
+};
 struct Prediction {
     std::vector<PredictedSpan> phases;
     PredictedSpan total;
+    std::vector<RankPrediction> ranks;  // a job of two ranks or more: one each
+    std::optional<size_t> slowest;      // the rank (index into ranks) predicted to take longest
 };
 Prediction predict(const MachineModel& m, const Dataset& d, const PhaseParams& p);
 

@@ -1,5 +1,9 @@
 // --predict: the machine model's prediction for the merged profiles, per
 // phase and in total.
+#include <algorithm>
+
+#include <fmt/format.h>
+
 #include "calibrate.hpp"
 #include "reports.hpp"
 
@@ -34,6 +38,21 @@ void predict_runtime(const Options& o, std::ostream& out) {
     t.add_column({Column::fixed, "error_s", 3});
     for (const auto& s : p.phases) put(t, s);
     put(t, p.total);
+    // A job: each rank's own prediction, then the job's, which waits for its
+    // slowest rank.
+    for (const RankPrediction& r : p.ranks) {
+        PredictedSpan row = r.total;
+        row.phase = fmt::format("rank{}", r.rank);
+        row.label = p.slowest && &r == &p.ranks[*p.slowest] ? "slowest" : "";
+        put(t, row);
+    }
+    if (p.slowest) {
+        PredictedSpan job = p.ranks[*p.slowest].total;
+        job.phase = "job";
+        job.label = fmt::format("rank{}", p.ranks[*p.slowest].rank);
+        for (const RankPrediction& r : p.ranks) job.measured_s = std::max(job.measured_s, r.total.measured_s);
+        put(t, job);
+    }
     // The JSON header lists the default rates: the ones the phases were found with.
     RateSet rates(d.event_names(), {}, true);
     write_table({d, o, rates, out}, t, "prediction", {{"model", o.machine_file}});

@@ -47,6 +47,15 @@ void report_warp(const Context& c) {
     doc["total"] = to_json(load_vector(total(per_function, d.events.size()), est), names);
     doc["functions"] = std::move(functions);
     doc["phases"] = std::move(phases);
+    // A job: each rank's workload vector, for placing the ranks (tasks) on machines.
+    Json ranks = Json::array();
+    for (const RankSources& r : job_ranks(d)) {
+        const Dataset rank = subset(d, r.sources);
+        Json j = {{"rank", r.rank}};
+        j.update(to_json(load_vector(total(rank, all_intervals(rank)), est), names));
+        ranks.push_back(std::move(j));
+    }
+    if (!ranks.empty()) doc["ranks"] = std::move(ranks);
     c.out << dump_json(doc, 2) << '\n';
 }
 

@@ -151,6 +151,43 @@ for pid in names:  # every rank: its own spans and counter tracks
 PY
     pass "$collector under mpirun: one profile per rank, imbalance as the ranks measured it, a track per rank"
 
+    # The ranks as tasks (WARP): each rank's workload vector, and each rank's
+    # run time predicted on a machine whose one cost is 10 µs per page fault;
+    # both against the faults each rank measured in fill(). Differences to
+    # rank 0 cancel the faults every rank makes alike (MPI's start-up).
+    # And each rank's own phases, side by side.
+    echo '{"seconds_per_event": {"page-faults": 1e-5}}' > machine.json
+    "$BIN/sprof" --warp job.rank*.sprof > warp.json
+    "$BIN/sprof" --predict machine.json --format csv job.rank*.sprof > predict.csv
+    "$BIN/sprof" --phases --format csv job.rank*.sprof > phases.csv
+    python3 - warp.json predict.csv phases.csv truth <<'PY' || fail "per-rank WARP, prediction or phases differ from the ranks' own accounting"
+import csv, json, sys
+warp, predict = json.load(open(sys.argv[1])), list(csv.DictReader(open(sys.argv[2])))
+phases, truth = list(csv.DictReader(open(sys.argv[3]))), sys.argv[4]
+fill = [int(dict(l.split() for l in open(f"{truth}.{r}"))["fill_faults"]) for r in range(4)]
+vectors = {v["rank"]: v for v in warp["ranks"]}
+assert sorted(vectors) == [0, 1, 2, 3], sorted(vectors)
+faults = [vectors[r]["events"]["page-faults"]["total"] for r in range(4)]
+rows = {p["phase"]: p for p in predict}
+predicted = [float(rows[f"rank{r}"]["predicted_s"]) for r in range(4)]
+for r in range(1, 4):
+    want = fill[r] - fill[0]
+    got_v, got_p = faults[r] - faults[0], (predicted[r] - predicted[0]) / 1e-5
+    print(f"rank {r} - rank 0: {got_v:.0f} faults in its vector, {got_p:.0f} in its prediction, truth {want}")
+    assert abs(got_v - want) <= 0.05 * want and abs(got_p - want) <= 0.05 * want, (r, got_v, got_p, want)
+assert rows["rank3"]["label"] == "slowest" and rows["job"]["label"] == "rank3", rows
+assert float(rows["job"]["predicted_s"]) == predicted[3], rows["job"]
+by_rank = {}
+for p in phases:
+    by_rank.setdefault(int(p["rank"]), []).append(p)
+assert sorted(by_rank) == [0, 1, 2, 3], sorted(by_rank)
+for r, ps in by_rank.items():  # every rank's own phases cover its own time line, fill among them
+    assert [int(p["phase"]) for p in ps] == list(range(1, len(ps) + 1)), (r, ps)
+    assert any(p["dominant_function"] == "fill" for p in ps), (r, [p["dominant_function"] for p in ps])
+print("phases per rank: " + "; ".join(f"{r}: {' '.join(p['dominant_function'] for p in ps)}" for r, ps in sorted(by_rank.items())))
+PY
+    pass "$collector under mpirun: each rank's workload vector, predicted time and phases"
+
     mkdir killed && cd killed
     set +e
     "${mpirun[@]}" -np 3 "$BIN/$collector" -e "$events" -o job.sprof \
