@@ -1,5 +1,6 @@
 #include "profile_info.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <ctime>
 
@@ -35,7 +36,8 @@ std::string ended(const ProfileEnd& e) {
 
 }  // namespace
 
-ProfileInfo profile_info(const Source& s) {
+ProfileInfo profile_info(const Dataset& d, uint32_t source) {
+    const Source& s = d.sources.at(source);
     const Profile& p = s.profile;
     ProfileInfo i;
     i.path = s.path;
@@ -51,6 +53,25 @@ ProfileInfo profile_info(const Source& s) {
         i.lost_samples = p.end.lost_samples;
     }
     i.ended = ended(p.end);
+    // The source's cells are the dataset's now, its events in the dataset's order.
+    std::vector<size_t> column;
+    for (const ProfileEvent& e : p.header.events)
+        column.push_back(static_cast<size_t>(
+            std::find_if(d.events.begin(), d.events.end(), [&](const ProfileEvent& x) { return x.name == e.name; }) -
+            d.events.begin()));
+    std::vector<uint64_t> covered(column.size(), 0);
+    uint64_t time_ns = 0;
+    for (size_t iv = 0; iv < d.intervals.size(); ++iv) {
+        if (d.interval_source[iv] != source) continue;
+        for (const FunctionCell& c : d.intervals[iv].cells) {
+            time_ns += c.time_ns;
+            for (size_t k = 0; k < column.size(); ++k)
+                if (column[k] < c.events.size()) covered[k] += c.events[column[k]].coverage_ns;
+        }
+    }
+    for (uint64_t ns : covered)
+        i.live_fraction.push_back(time_ns ? std::optional<double>(static_cast<double>(ns) / static_cast<double>(time_ns))
+                                          : std::nullopt);
     if (p.locality.run.present) {
         LocalityInfo l{.run = p.locality.run, .samples = p.locality.samples.size()};
         for (const LocalityWindow& w : p.locality.windows) {

@@ -31,9 +31,14 @@ struct ProfileInfo {
     std::optional<uint64_t> lost_samples;  // likewise
     std::string ended;                     // how the run ended, in words
     std::optional<LocalityInfo> locality;  // none without locality records
+    // Per event (like header.events): the share of the sampled time in which
+    // it was counted (its coverage over the reference time; 1 when never
+    // multiplexed); unknown without samples.
+    std::vector<std::optional<double>> live_fraction;
     std::vector<std::string> warnings;
 };
 
-ProfileInfo profile_info(const Source& s);
+// Of source `source` of the dataset.
+ProfileInfo profile_info(const Dataset& d, uint32_t source);
 
 }  // namespace sprof::analyze

@@ -39,7 +39,12 @@ Json locality_json(const std::optional<LocalityInfo>& l) {
 Json info_json(const ProfileInfo& i) {
     const ProfileHeader& h = i.header;
     Json events = Json::array();
-    for (const auto& e : h.events) events.push_back({{"name", e.name}, {"time_like", e.time_like}, {"user_only", e.user_only}});
+    for (size_t k = 0; k < h.events.size(); ++k) {
+        const ProfileEvent& e = h.events[k];
+        const auto& live = i.live_fraction[k];
+        events.push_back({{"name", e.name}, {"time_like", e.time_like}, {"user_only", e.user_only},
+                          {"live_fraction", live ? Json(*live) : Json(nullptr)}});
+    }
     Json threads = Json::array();
     for (const auto& t : i.threads) threads.push_back({{"tid", t.tid}, {"name", t.name}});
     auto or_null = [](const auto& v) { return v ? Json(*v) : Json(nullptr); };
@@ -94,8 +99,14 @@ void info_text(std::ostream& out, const ProfileInfo& i) {
                                      : fmt::format("{} per interval", duration(h.hist_interval_ns)));
     line("slots", std::to_string(h.slots));
     std::vector<std::string> events;
-    for (const auto& e : h.events) events.push_back(e.time_like ? e.name + " (time)" : e.name);
-    line("events", fmt::format("{} ({})", h.events.size(), fmt::join(events, ", ")));
+    for (size_t k = 0; k < h.events.size(); ++k) {
+        const ProfileEvent& e = h.events[k];
+        const auto& live = i.live_fraction[k];
+        std::string notes = e.time_like ? "time, " : "";
+        notes += live ? fmt::format("live {:.0f} %", 100 * *live) : "never sampled";
+        events.push_back(fmt::format("{} ({})", e.name, notes));
+    }
+    line("events", fmt::format("{}: {}", h.events.size(), fmt::join(events, ", ")));
     if (std::any_of(h.events.begin(), h.events.end(), [](const ProfileEvent& e) { return e.user_only; }))
         line("counted", "user space only (the kernel was excluded: this user may not count it): "
                         "time in the kernel goes to the next user-space sample, kernel events are absent");
@@ -146,7 +157,7 @@ void info_csv(std::ostream& out, const std::vector<ProfileInfo>& infos) {
 
 void report_info(const Context& c) {
     std::vector<ProfileInfo> infos;
-    for (const auto& s : c.data.sources) infos.push_back(profile_info(s));
+    for (uint32_t s = 0; s < c.data.sources.size(); ++s) infos.push_back(profile_info(c.data, s));
     switch (c.options.format) {
     case Format::json: {
         Json arr = Json::array();

@@ -23,8 +23,9 @@ std::vector<ReportKind> make_report_kinds() {
         .name = "info",
         .option = {.names = "--info", .help = "the profiles' metadata"},
         .details = "Per profile: collector, backend, program, argv, pid, host, start, clock, sample\n"
-                   "and histogram interval, slots, events (time-like ones marked), threads,\n"
-                   "intervals, samples, exit status, how the run ended, warnings. Text: a block\n"
+                   "and histogram interval, slots, events (time-like ones marked; the share of\n"
+                   "the sampled time each was live), threads, intervals, samples, exit status,\n"
+                   "how the run ended, locality in brief, warnings. Text: a block\n"
                    "per profile; CSV: a row per profile; JSON: every field.",
         .run = report_info,
     });

@@ -71,7 +71,14 @@ expect_eq "$(sed -n 2p <<<"$out" | cut -d, -f1-4)" "compute(int),app,60,0.6" "tr
 # --info
 info=$("$sprof" --info "$work/small.sprof")
 grep -q '^argv  *app --size 3$' <<<"$info" || fail "--info argv: $info"
-grep -q '^events  *3 (task-clock (time), page-faults, context-switches)$' <<<"$info" || fail "--info events"
+# Live: coverage over time, by hand from the fixture: 900, 600 and 200 of 1,400 ms.
+grep -q '^events  *3: task-clock (time, live 64 %), page-faults (live 43 %), context-switches (live 14 %)$' <<<"$info" ||
+    fail "--info events: $(grep '^events' <<<"$info")"
+"$sprof" --info --format json "$work/small.sprof" | python3 -c '
+import json, sys
+live = [e["live_fraction"] for e in json.load(sys.stdin)["profiles"][0]["events"]]
+assert all(abs(a - b) < 1e-12 for a, b in zip(live, [900 / 1400, 600 / 1400, 200 / 1400])), live' ||
+    fail "--info JSON: live fractions"
 grep -q '^intervals  *2$' <<<"$info" || fail "--info intervals"
 
 # Phases: setup, then compress/decompress alternating every 8 intervals of 0.5 s.

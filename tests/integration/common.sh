@@ -67,6 +67,13 @@ alternate_vs_truth() {
         "$BIN/sprof" --format csv --estimator $est alt.sprof > report-$est.csv
         python3 "$HERE/check_alternate.py" report-$est.csv truth.txt "$collector/$est"
     done
+    # Four events take turns on two slots: each is live half the time.
+    "$BIN/sprof" --info --format json alt.sprof | python3 -c '
+import json, sys
+live = [e["live_fraction"] for e in json.load(sys.stdin)["profiles"][0]["events"]]
+print(f"live fractions: {live}")
+assert len(live) == 4 and all(abs(f - 0.5) <= 0.02 for f in live), live' ||
+        fail "$collector: the events were not live 2 of 4 of the time"
 }
 
 # threads_vs_truth COLLECTOR [THREADS]: three threads working 1:2:3, each in
