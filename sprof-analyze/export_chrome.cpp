@@ -14,8 +14,9 @@ namespace sprof::analyze {
 namespace {
 
 // The tracks of one process (a rank of a job, or the whole dataset):
-// phases, top function per row, a counter per rate; its times shifted by
-// `offset_ns` onto the common time line.
+// phases, top function per row, two counters per event (its estimate in each
+// histogram interval, and that per second of the interval's reference time)
+// and one per rate; its times shifted by `offset_ns` onto the common time line.
 void add_process(Json& events, const Dataset& d, const Context& c, int pid, const std::string& name,
                  uint64_t offset_ns) {
     const Estimator est = c.options.estimator;
@@ -44,6 +45,17 @@ void add_process(Json& events, const Dataset& d, const Context& c, int pid, cons
     for (const TimeRow& r : rows) {
         auto functions = occurring_functions(d, std::span<const uint32_t>(r.intervals));
         Counts all = total(d, std::span<const uint32_t>(r.intervals));
+        const auto counts = estimate_events(all, est);
+        const auto names = d.event_names();
+        auto counter = [&](const std::string& track, double value) {
+            events.push_back({{"name", track}, {"ph", "C"}, {"pid", pid}, {"ts", at(r.start_ns)},
+                              {"args", {{track, value}}}});
+        };
+        for (size_t k = 0; k < counts.size(); ++k) {
+            if (!counts[k]) continue;  // unknown: no point on the track, never a 0
+            counter(names[k], *counts[k]);
+            if (all.time_ns > 0) counter(names[k] + " per s", *counts[k] / all.seconds());
+        }
         auto values = c.rates.evaluate(all, est);
         for (size_t k = 0; k < values.size(); ++k)
             if (values[k])

@@ -185,9 +185,10 @@ std::vector<ReportKind> make_report_kinds() {
                            o.export_file = v[1];
                        }},
         .output = true,
-        .details = "Opens in Perfetto UI and chrome://tracing: a counter track per rate, the phases\n"
-                   "and each time-line row's top function as spans; times in microseconds since\n"
-                   "the profile start.",
+        .details = "Opens in Perfetto UI and chrome://tracing: counter tracks per event (its\n"
+                   "estimate in each interval, and that per second) and per rate, the phases and\n"
+                   "each time-line row's top function as spans; a job's ranks as processes on one\n"
+                   "time line; times in microseconds since the profile start.",
         .run = export_chrome_trace,
     });
     return kinds;

@@ -111,6 +111,24 @@ assert [p["name"] for p in phases] == ["phase A"] + ["phase B", "phase C"] * 3, 
 assert phases[1]["ts"] == 2.5e6 and phases[1]["dur"] == 4e6, phases[1]
 assert sum(1 for e in ev if e["ph"] == "C" and e["name"] == "faults_per_ms") == 53
 PY
+# A counter track per event, its count and its count per second, interval by
+# interval as the time line gives them (the fixture's numbers by hand:
+# interval 0 has 40 faults in 300 of 800 ms → 106.67, and 133.33 per s).
+"$sprof" --export chrome-trace "$work/small-trace.json" "$work/small.sprof"
+"$sprof" --timeline --format csv "$work/small.sprof" > "$work/small-timeline.csv"
+python3 - "$work/small-trace.json" "$work/small-timeline.csv" <<'PY' || fail "chrome trace: event counter tracks"
+import csv, json, sys
+ev = [e for e in json.load(open(sys.argv[1]))["traceEvents"] if e["ph"] == "C"]
+rows = list(csv.DictReader(open(sys.argv[2])))
+for name in ("task-clock", "page-faults", "context-switches"):
+    for suffix, of in (("", lambda r: float(r[name])), (" per s", lambda r: float(r[name]) / float(r["time_s"]))):
+        track = [e["args"][name + suffix] for e in ev if e["name"] == name + suffix]
+        want = [of(r) for r in rows]
+        assert len(track) == len(want) and all(abs(a - b) <= 1e-9 * max(1, abs(b)) for a, b in zip(track, want)), \
+            (name + suffix, track, want)
+assert abs([e for e in ev if e["name"] == "page-faults"][0]["args"]["page-faults"] - 320 / 3) < 1e-9
+assert abs([e for e in ev if e["name"] == "page-faults per s"][0]["args"]["page-faults per s"] - 400 / 3) < 1e-9
+PY
 "$sprof" --warp "$work/small.sprof" | python3 -c '
 import json, sys
 w = json.load(sys.stdin)
