@@ -2,6 +2,7 @@
 // chrome://tracing): a counter track per rate, the phases and each row's top
 // function as spans. Timestamps are microseconds since the profile start.
 #include <algorithm>
+#include <cstdio>
 #include <fstream>
 
 #include <fmt/format.h>
@@ -13,11 +14,28 @@ namespace sprof::analyze {
 
 namespace {
 
+// Trace events written as they are made: a long profile, or a hostile one of
+// a hundred thousand rows, gives millions of events, which as one JSON value
+// in memory would take gigabytes.
+class TraceWriter {
+public:
+    explicit TraceWriter(std::ostream& out) : out_(out) { out_ << "{\"traceEvents\": [\n"; }
+    void push_back(const Json& event) {
+        out_ << (first_ ? "" : ",\n") << dump_json(event);
+        first_ = false;
+    }
+    void finish() { out_ << "\n], \"displayTimeUnit\": \"ms\"}\n"; }
+
+private:
+    std::ostream& out_;
+    bool first_ = true;
+};
+
 // The tracks of one process (a rank of a job, or the whole dataset):
 // phases, top function per row, two counters per event (its estimate in each
 // histogram interval, and that per second of the interval's reference time)
 // and one per rate; its times shifted by `offset_ns` onto the common time line.
-void add_process(Json& events, const Dataset& d, const Context& c, int pid, const std::string& name,
+void add_process(TraceWriter& events, const Dataset& d, const Context& c, int pid, const std::string& name,
                  uint64_t offset_ns) {
     const Estimator est = c.options.estimator;
     auto rows = time_rows(d);
@@ -75,28 +93,39 @@ void add_process(Json& events, const Dataset& d, const Context& c, int pid, cons
     }
 }
 
-}  // namespace
-
-void export_chrome_trace(const Context& c) {
+// One process, or a job's ranks as processes on one time line (the ranks'
+// wall-clock starts, relative to the first).
+void add_processes(TraceWriter& events, const Context& c) {
     const Dataset& d = c.data;
-    Json events = Json::array();
     const auto ranks = job_ranks(d);
     if (ranks.empty()) {
         const int pid = static_cast<int>(d.sources.empty() ? 1 : d.sources.front().profile.header.pid);
         add_process(events, d, c, pid, d.program(), 0);
-    } else {
-        // A job: each rank its own process track, on one time line (the
-        // ranks' wall-clock starts, relative to the first).
-        uint64_t t0 = UINT64_MAX;
-        for (const Source& s : d.sources) t0 = std::min(t0, s.profile.header.start_unix_ns);
-        for (const RankSources& r : ranks) {
-            const ProfileHeader& h = d.sources[r.sources.front()].profile.header;
-            const std::string name = fmt::format("rank {} ({}, pid {})", r.rank, h.hostname, h.pid);
-            add_process(events, subset(d, r.sources), c, r.rank + 1, name, h.start_unix_ns - t0);
-        }
+        return;
     }
+    uint64_t t0 = UINT64_MAX;
+    for (const Source& s : d.sources) t0 = std::min(t0, s.profile.header.start_unix_ns);
+    for (const RankSources& r : ranks) {
+        const ProfileHeader& h = d.sources[r.sources.front()].profile.header;
+        const std::string name = fmt::format("rank {} ({}, pid {})", r.rank, h.hostname, h.pid);
+        add_process(events, subset(d, r.sources), c, r.rank + 1, name, h.start_unix_ns - t0);
+    }
+}
+
+}  // namespace
+
+void export_chrome_trace(const Context& c) {
     std::ofstream out(c.options.export_file);
-    out << dump_json(Json{{"traceEvents", events}, {"displayTimeUnit", "ms"}}) << '\n';
+    if (!out) throw std::runtime_error("cannot write " + c.options.export_file);
+    TraceWriter events(out);
+    try {
+        add_processes(events, c);
+    } catch (...) {  // no half-written trace is left behind
+        out.close();
+        std::remove(c.options.export_file.c_str());
+        throw;
+    }
+    events.finish();
     out.close();
     if (!out) throw std::runtime_error("cannot write " + c.options.export_file);
 }
