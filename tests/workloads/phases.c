@@ -15,16 +15,21 @@
 
 static volatile double sink;
 
-/* Touches `per_slice` fresh pages of `fresh` (mapped by the caller) and
- * computes for `slice_s`, for `seconds` of CPU time in all. The mapping and
- * unmapping stay outside: a system call inside would put a load-dependent
- * share of the phase's samples in libc, and its function shares would
- * wander within a phase on a busy machine. */
-static inline __attribute__((always_inline)) void fault_steadily(double seconds, double slice_s, char *fresh, long per_slice) {
+/* Touches `per_slice` fresh pages of `fresh` (mapped by the caller) in each
+ * slice of `slice_s` CPU seconds, computing for the rest of the slice, for
+ * `seconds` of CPU time in all: a steady rate of faults per CPU second
+ * however long a fault takes on a busy machine (on a rate that followed the
+ * kernel's fault cost, the phases found a change inside a phase). The mapping
+ * and unmapping stay outside: a system call inside would put a load-dependent
+ * share of the phase's samples in libc. */
+static inline __attribute__((always_inline)) void fault_steadily(double seconds, double slice_s, char *fresh,
+                                                                 long per_slice) {
     const long slices = (long)(seconds / slice_s + 0.5);
     for (long i = 0; i < slices; ++i) {
+        const double slice_end = thread_cpu_s() + slice_s;
         touch_pages(fresh, i * per_slice, (i + 1) * per_slice);
-        spin_cpu(slice_s, &sink);
+        const double left = slice_end - thread_cpu_s();
+        if (left > 0) spin_cpu(left, &sink);
     }
 }
 
