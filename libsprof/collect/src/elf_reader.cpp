@@ -2,8 +2,11 @@
 // read with elfutils: libdwfl finds the symbols (in a separate debug file
 // when the file itself was stripped), libelf reads the program headers.
 #include <elfutils/libdwfl.h>
+#include <elf.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
 #include <libelf.h>
 #include <unistd.h>
 
@@ -153,6 +156,26 @@ ObjectSymbols ObjectSymbols::load(const std::string& path) {
     dwfl_report_end(dwfl.get(), nullptr, nullptr);
     if (!module) throw SymbolError(path + ": libdwfl: " + dwfl_errmsg(-1));
     return ObjectSymbols(path, to_ranges(read_function_symbols(module)), read_load_segments(elf.get()));
+}
+
+ObjectSymbols ObjectSymbols::load_own_vdso() {
+    const auto* image = reinterpret_cast<const char*>(getauxval(AT_SYSINFO_EHDR));
+    if (!image) throw SymbolError("[vdso]: this process has none");
+    Elf64_Ehdr ehdr;
+    std::memcpy(&ehdr, image, sizeof ehdr);
+    // The section headers are the image's last bytes.
+    const size_t size = ehdr.e_shoff + size_t{ehdr.e_shnum} * ehdr.e_shentsize;
+    // libdwfl reads files: the image goes to an anonymous one.
+    int fd = memfd_create("vdso", MFD_CLOEXEC);
+    if (fd < 0) throw SymbolError(std::string("[vdso]: memfd_create: ") + std::strerror(errno));
+    std::unique_ptr<const int, FdCloser> fd_guard(&fd);
+    for (size_t done = 0; done < size;) {
+        const ssize_t n = ::write(fd, image + done, size - done);
+        if (n <= 0) throw SymbolError(std::string("[vdso]: write: ") + std::strerror(errno));
+        done += static_cast<size_t>(n);
+    }
+    ObjectSymbols read = load("/proc/self/fd/" + std::to_string(fd));
+    return ObjectSymbols("[vdso]", read.functions(), read.segments());
 }
 
 }  // namespace sprof

@@ -121,7 +121,13 @@ std::shared_ptr<const ObjectSymbols> AddressSpace::table_for(const Mapping& map)
     if (known != tables_.rend()) return *known;
 
     ObjectSymbols table(map.path, {});
-    if (!map.path.starts_with('[')) {
+    if (map.path == "[vdso]") {
+        try {
+            table = ObjectSymbols::load_own_vdso();
+        } catch (const SymbolError& e) {
+            unreadable_.emplace_back(e.what());
+        }
+    } else if (!map.path.starts_with('[')) {
         // A deleted file is still readable through the process's own mapping.
         const std::string file =
             map.deleted ? proc_file(pid_, fmt::format("map_files/{:x}-{:x}", map.start, map.end)) : map.path;

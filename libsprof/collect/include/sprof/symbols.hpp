@@ -39,6 +39,9 @@ public:
     // Reads the ELF file's function symbols. Throws SymbolError when the file
     // is not a readable ELF file; a file without symbols gives an empty table.
     static ObjectSymbols load(const std::string& path);
+    // The functions of this process's vDSO (clock_gettime & co). The kernel
+    // maps one image into every process, so it serves for any process here.
+    static ObjectSymbols load_own_vdso();
 
     const std::string& path() const { return path_; }
     const std::vector<FunctionRange>& functions() const { return functions_; }
