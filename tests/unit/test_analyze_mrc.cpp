@@ -282,8 +282,8 @@ TEST_CASE("bands: 95 % bands cover the model's value on the population in at lea
 TEST_CASE("exact profile: the simulator's counts over all threads, low = high") {
     Profile p = locality_profile("exact");
     const std::vector<uint64_t> lines = {16, 32, 64};
-    p.locality.exact.push_back({1, 100, lines, {50, 20, 10}, {32}, {30}});
-    p.locality.exact.push_back({2, 300, lines, {150, 100, 10}, {32}, {90}});
+    p.locality.exact.push_back({1, 100, lines, {50, 20, 10}, {32}, {30}, {}});
+    p.locality.exact.push_back({2, 300, lines, {150, 100, 10}, {32}, {90}, {}});
     p.locality.exact_functions.push_back({1, 0, 100, {50, 20, 10}});
     p.locality.exact_functions.push_back({2, 0, 200, {100, 60, 5}});
     p.locality.exact_functions.push_back({2, 1, 100, {50, 40, 5}});

@@ -41,6 +41,10 @@ const char* type_name(uint32_t type) {
         case records::kReuseSamples: return "REUSE_SAMPLES";
         case records::kExactCurve: return "EXACT_CURVE";
         case records::kExactFunctions: return "EXACT_FUNCTIONS";
+        case records::kReuseSamplesWide: return "REUSE_SAMPLES_WIDE";
+        case records::kTenures: return "TENURES";
+        case records::kDataObject: return "DATA_OBJECT";
+        case records::kExactInstructions: return "EXACT_INSTRUCTIONS";
         default: return "unknown";
     }
 }
@@ -272,7 +276,11 @@ private:
                 case records::kLocalityWindow:
                 case records::kReuseSamples:
                 case records::kExactCurve:
-                case records::kExactFunctions: locality_.read(type, d, profile_); break;
+                case records::kExactFunctions:
+                case records::kReuseSamplesWide:
+                case records::kTenures:
+                case records::kDataObject:
+                case records::kExactInstructions: locality_.read(type, d, profile_); break;
                 default: break;  // a later kind of record: skipped, its length says how far
             }
         } catch (const Corrupt& c) {
