@@ -1,5 +1,6 @@
 // --export chrome-trace: Chrome trace-event JSON (opens in Perfetto UI and
-// chrome://tracing): a counter track per rate, the phases and each row's top
+// chrome://tracing): counter tracks per event and per rate (the flat
+// report's: the defaults and every --rate), the phases and each row's top
 // function as spans. Timestamps are microseconds since the profile start.
 #include <algorithm>
 

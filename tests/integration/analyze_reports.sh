@@ -129,6 +129,24 @@ for name in ("task-clock", "page-faults", "context-switches"):
 assert abs([e for e in ev if e["name"] == "page-faults"][0]["args"]["page-faults"] - 320 / 3) < 1e-9
 assert abs([e for e in ev if e["name"] == "page-faults per s"][0]["args"]["page-faults per s"] - 400 / 3) < 1e-9
 PY
+# A counter track per rate, the default ones and those of --rate, each the
+# time line's value row by row (a row where a rate is unknown has no point).
+# By hand: interval 0 has 106.67 faults in 800 ms of task-clock and 80
+# samples: 0.1333 per ms, 1.333 per sample.
+"$sprof" --export chrome-trace "$work/rates-trace.json" --rate 'faults_per_sample=page-faults/samples' "$work/small.sprof"
+"$sprof" --timeline --format csv --rate 'faults_per_sample=page-faults/samples' "$work/small.sprof" > "$work/rates-timeline.csv"
+python3 - "$work/rates-trace.json" "$work/rates-timeline.csv" <<'PY' || fail "chrome trace: rate counter tracks"
+import csv, json, sys
+ev = [e for e in json.load(open(sys.argv[1]))["traceEvents"] if e["ph"] == "C"]
+rows = list(csv.DictReader(open(sys.argv[2])))
+for rate in ("faults_per_ms", "cs_per_s", "faults_per_sample"):
+    track = [(e["ts"], e["args"][rate]) for e in ev if e["name"] == rate]
+    want = [(float(r["start_s"]) * 1e6, float(r[rate])) for r in rows if r[rate] != ""]
+    assert len(track) == len(want) == 2 and all(abs(a - c) < 1e-6 and abs(b - d) <= 1e-9 * abs(d) for (a, b), (c, d) in zip(track, want)), \
+        (rate, track, want)
+assert abs([e for e in ev if e["name"] == "faults_per_ms"][0]["args"]["faults_per_ms"] - 320 / 3 / 800) < 1e-12
+assert abs([e for e in ev if e["name"] == "faults_per_sample"][0]["args"]["faults_per_sample"] - 320 / 3 / 80) < 1e-12
+PY
 # Gecko profile (Firefox Profiler): a strict check of the format
 # (check_gecko.py), then the fixture's numbers by hand. Interval 0 (0-1000 ms):
 # compute 60 samples and main 20, 10 ms of CPU each, spread over the second
