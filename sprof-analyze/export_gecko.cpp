@@ -10,6 +10,7 @@
 // every stack is one frame, the function the sample landed in.
 #include <algorithm>
 #include <iostream>
+#include <iterator>
 #include <map>
 #include <unordered_map>
 
@@ -27,6 +28,14 @@ namespace {
 // Gecko format 31: later profilers upgrade it by adding an empty source
 // table (32-34); nothing else in it changed since.
 constexpr int kGeckoVersion = 31;
+
+// A Gecko export holds at most this many samples (33 minutes of one thread
+// sampled every 10 ms; 6-9 MB of JSON): more are thinned alike, each kept
+// sample carrying more CPU time. A corrupt profile's absurd counts end here
+// too, and the export's time with them.
+constexpr double kMaxSamples = 200'000;
+// No timer samples a thread more often (perf's task-clock at its finest).
+constexpr uint64_t kShortestSampleNs = 10'000;
 
 double ms(double ns) { return ns / 1e6; }
 
@@ -46,24 +55,44 @@ public:
     std::string process_name;  // the main thread's: the process's track name
 
     // The interval's samples spread over its span (sample_layout.hpp), each
-    // with the CPU time it stands for as its CPU delta. At most one sample
-    // per microsecond of the span: a hostile profile's absurd count is
-    // thinned (the shares stay); returns whether it was.
-    bool add_interval(const Interval& iv) {
+    // with the CPU time it stands for as its CPU delta. `scale` < 1 thins
+    // them: each function's due share carries over to its next interval
+    // (with the CPU time not yet shown), so its samples and CPU time over
+    // the thread stay within one sample of the whole. And no more than the
+    // span can hold: a thread is sampled once per sample interval of its CPU
+    // time, which the span bounds (a count far beyond is a corrupt
+    // profile's: thinned, shares kept). Returns whether the span thinned it.
+    bool add_interval(const Interval& iv, double scale, uint64_t sample_interval_ns) {
         const uint64_t span = iv.end_ns > iv.start_ns ? iv.end_ns - iv.start_ns : 0;
         std::vector<uint64_t> counts;
-        for (const FunctionCell& cell : iv.cells) counts.push_back(cell.samples);
-        const auto kept = thin(counts, std::max<uint64_t>(1, span / 1000));
+        double n = 0;
+        for (const FunctionCell& cell : iv.cells) {
+            Owed& o = owed_[cell.function];
+            o.samples += static_cast<double>(cell.samples) * scale;
+            o.cpu_ns += static_cast<double>(cell.time_ns);
+            counts.push_back(static_cast<uint64_t>(o.samples));
+            n += static_cast<double>(counts.back());
+        }
+        // Twice that, and two more: signals that come late crowd the next ones.
+        const double fits = 2.0 * static_cast<double>(span / std::max<uint64_t>(sample_interval_ns, kShortestSampleNs)) + 2;
+        const auto kept = n > fits ? thin(counts, static_cast<uint64_t>(fits)) : counts;
+        std::vector<double> cpu_each(kept.size());
+        for (size_t i = 0; i < kept.size(); ++i) {
+            Owed& o = owed_[iv.cells[i].function];
+            o.samples -= static_cast<double>(counts[i]);  // what the span left out is a corrupt profile's: gone
+            if (kept[i]) {
+                cpu_each[i] = o.cpu_ns / static_cast<double>(kept[i]);
+                o.cpu_ns = 0;
+            }
+        }
         const auto order = interleave(kept);
         for (size_t k = 0; k < order.size(); ++k) {
-            const FunctionCell& cell = iv.cells[order[k]];
             const double at = static_cast<double>(iv.start_ns) +
                               (static_cast<double>(k) + 0.5) * static_cast<double>(span) / static_cast<double>(order.size());
-            samples_.push_back({stack_of(cell.function), ms(at),
-                                static_cast<double>(cell.time_ns) / static_cast<double>(kept[order[k]])});
+            samples_.push_back({stack_of(iv.cells[order[k]].function), ms(at), cpu_each[order[k]]});
         }
         first_ns_ = std::min(first_ns_, iv.start_ns);
-        return kept != counts;
+        return n > fits;
     }
 
     // An interval marker (phases), times in ns since the process start.
@@ -72,10 +101,13 @@ public:
                                         ms(static_cast<double>(end_ns)), 1 /* interval */, 0, nullptr}));
     }
 
-    Json to_json() {
-        std::stable_sort(samples_.begin(), samples_.end(), [](const Sample& a, const Sample& b) { return a.ms < b.ms; });
-        Json samples = Json::array(), frames = Json::array(), stacks = Json::array();
-        for (const Sample& s : samples_) samples.push_back(Json::array({s.stack, s.ms, 0, s.cpu_ns}));
+    // The thread as JSON. The samples, the bulk of it, are written as text
+    // directly: a million samples as JSON values would take seconds.
+    void write(std::ostream& out) {
+        auto by_time = [](const Sample& a, const Sample& b) { return a.ms < b.ms; };
+        if (!std::is_sorted(samples_.begin(), samples_.end(), by_time))  // intervals that overlap: a corrupt profile's
+            std::stable_sort(samples_.begin(), samples_.end(), by_time);
+        Json frames = Json::array(), stacks = Json::array();
         // Frame columns: location, relevantForJS, innerWindowID, implementation,
         // line, column, category, subcategory. A frame's line slots in here
         // once the profile has source lines.
@@ -92,17 +124,31 @@ public:
                   {"unregisterTime", nullptr},
                   {"markers", {{"schema", schema({"name", "startTime", "endTime", "phase", "category", "data"})},
                                {"data", std::move(markers_)}}},
-                  {"samples", {{"schema", schema({"stack", "time", "eventDelay", "threadCPUDelta"})},
-                               {"data", std::move(samples)}}},
                   {"frameTable", {{"schema", schema({"location", "relevantForJS", "innerWindowID", "implementation",
                                                       "line", "column", "category", "subcategory"})},
                                   {"data", std::move(frames)}}},
                   {"stackTable", {{"schema", schema({"prefix", "frame"})}, {"data", std::move(stacks)}}},
                   {"stringTable", std::move(strings_)}};
-        return t;
+        std::string text = dump_json(t);
+        text.pop_back();  // the closing brace: the samples follow
+        out << text << ", \"samples\": {\"schema\": " << dump_json(schema({"stack", "time", "eventDelay", "threadCPUDelta"}))
+            << ", \"data\": [";
+        std::string buffer;
+        for (size_t i = 0; i < samples_.size(); ++i) {
+            fmt::format_to(std::back_inserter(buffer), "{}[{},{},0,{}]", i ? "," : "", samples_[i].stack, samples_[i].ms,
+                           samples_[i].cpu_ns);
+            if (buffer.size() > (1 << 16)) {
+                out << buffer;
+                buffer.clear();
+            }
+        }
+        out << buffer << "]}}";
     }
 
 private:
+    struct Owed {  // a function's samples due but not yet written, and their CPU time
+        double samples = 0, cpu_ns = 0;
+    };
     struct Sample {
         size_t stack;
         double ms;      // since the process start
@@ -133,6 +179,7 @@ private:
     uint32_t pid_, tid_;
     uint64_t first_ns_ = UINT64_MAX;
     std::vector<Sample> samples_;
+    std::unordered_map<uint32_t, Owed> owed_;  // per function
     Json markers_ = Json::array();
     Json strings_ = Json::array();
     std::unordered_map<std::string, size_t> string_ids_;
@@ -220,8 +267,8 @@ public:
         out_ << "]}";
     }
 
-    // Intervals whose samples were thinned (more than one per microsecond).
-    uint64_t thinned = 0;
+    double scale = 1;      // the share of the samples written (1: all)
+    uint64_t overfull = 0;  // intervals with more samples than their span holds
 
 private:
     void write_thread(const Dataset& d, const ProfileHeader& h, uint32_t tid, std::vector<uint32_t>& intervals,
@@ -231,7 +278,7 @@ private:
         std::sort(intervals.begin(), intervals.end(), [&](uint32_t a, uint32_t b) {
             return d.intervals[a].start_ns < d.intervals[b].start_ns;
         });
-        for (uint32_t i : intervals) thinned += t.add_interval(d.intervals[i]);
+        for (uint32_t i : intervals) overfull += t.add_interval(d.intervals[i], scale, h.sample_interval_ns);
         if (main) {
             const std::string program = object_basename(h.program);
             t.process_name = h.rank >= 0 ? fmt::format("rank {}: {} (pid {})", h.rank, program, h.pid)
@@ -243,7 +290,8 @@ private:
                 t.add_marker("phase " + ph.label, start, end);
             }
         }
-        out_ << (first_thread_ ? "\n" : ",\n") << dump_json(t.to_json());
+        out_ << (first_thread_ ? "\n" : ",\n");
+        t.write(out_);
         first_thread_ = false;
     }
 
@@ -256,18 +304,27 @@ private:
 
 void export_gecko(const Context& c) {
     if (c.data.sources.empty()) throw std::runtime_error("--export gecko: no profile to export");
-    uint64_t thinned = 0;
+    double samples = 0;  // in double: a corrupt profile's counts may overflow 64 bits
+    uint64_t overfull = 0;
+    for (const Interval& iv : c.data.intervals)
+        for (const FunctionCell& cell : iv.cells) samples += static_cast<double>(cell.samples);
     write_export_file(c.options.export_files.at("gecko"), [&](std::ostream& out) {
         GeckoWriter writer(out, c);
+        writer.scale = samples > kMaxSamples ? kMaxSamples / samples : 1;
         writer.write_process(0, true);
         out << '\n';
-        thinned = writer.thinned;
+        overfull = writer.overfull;
     });
-    if (thinned)
+    if (overfull)
         std::cerr << fmt::format(
-            "sprof: warning: --export gecko: {} interval{} held more samples than microseconds; thinned to one per "
-            "microsecond, their shares kept\n",
-            thinned, thinned == 1 ? "" : "s");
+            "sprof: warning: --export gecko: {} interval{} held more samples than {} span allows (one per sample "
+            "interval): thinned, {} shares kept\n",
+            overfull, overfull == 1 ? "" : "s", overfull == 1 ? "its" : "their", overfull == 1 ? "its" : "their");
+    if (samples > kMaxSamples)
+        std::cerr << fmt::format(
+            "sprof: warning: --export gecko: {:.0f} samples, more than the {:.0f} a Gecko export holds: thinned "
+            "alike, each function's share and CPU time kept\n",
+            samples, kMaxSamples);
 }
 
 }  // namespace sprof::analyze

@@ -82,6 +82,10 @@ std::string gzip(const std::string& data) {
 class PprofBuilder {
 public:
     PprofBuilder(const Dataset& d, Estimator e) : d_(d), estimator_(e), strings_(profile_) {
+        // default_sample_type is a string index ("cpu"), but speedscope reads
+        // it as an index into sample_type: "cpu" is string 1 and sample type
+        // 1, so both show CPU time first.
+        strings_.index("cpu");
         auto type = [&](pb::ValueType* t, const std::string& name, const std::string& unit) {
             t->set_type(strings_.index(name));
             t->set_unit(strings_.index(unit));

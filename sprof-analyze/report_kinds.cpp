@@ -225,8 +225,9 @@ std::vector<ReportKind> make_report_kinds() {
                    "samples are spread evenly over its time span, each function's interleaved\n"
                    "with the others' in proportion (the profile knows how many fell in each\n"
                    "function, not in which order); the CPU time each sample stands for is its\n"
-                   "CPU delta. A counter track per event (its estimate in each time-line row),\n"
-                   "and the phases as markers on the process's main thread.",
+                   "CPU delta. At most 200,000 samples: a larger profile is thinned alike, each\n"
+                   "function's share and CPU time kept. A counter track per event (its estimate\n"
+                   "in each time-line row), and the phases as markers on the process's main thread.",
         .run = export_gecko,
     });
     return kinds;

@@ -2,24 +2,36 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numeric>
+#include <functional>
+#include <queue>
 
 namespace sprof::analyze {
 
 std::vector<uint32_t> interleave(std::span<const uint64_t> counts) {
-    struct Place {
+    // Merges the items' arithmetic sequences of places through a heap of
+    // their next places: N log(items), not a sort of all N places.
+    struct Next {
         double at;
         uint32_t item;
+        uint64_t j;
+        bool operator>(const Next& o) const { return at > o.at || (at == o.at && item > o.item); }
     };
-    std::vector<Place> places;
-    places.reserve(std::accumulate(counts.begin(), counts.end(), uint64_t{0}));
+    auto place = [&](uint32_t i, uint64_t j) { return (static_cast<double>(j) + 0.5) / static_cast<double>(counts[i]); };
+    std::priority_queue<Next, std::vector<Next>, std::greater<Next>> next;
+    uint64_t total = 0;
     for (uint32_t i = 0; i < counts.size(); ++i)
-        for (uint64_t j = 0; j < counts[i]; ++j)
-            places.push_back({(static_cast<double>(j) + 0.5) / static_cast<double>(counts[i]), i});
-    std::stable_sort(places.begin(), places.end(), [](const Place& a, const Place& b) { return a.at < b.at; });
+        if (counts[i] > 0) {
+            next.push({place(i, 0), i, 0});
+            total += counts[i];
+        }
     std::vector<uint32_t> order;
-    order.reserve(places.size());
-    for (const Place& p : places) order.push_back(p.item);
+    order.reserve(total);
+    while (!next.empty()) {
+        Next n = next.top();
+        next.pop();
+        order.push_back(n.item);
+        if (++n.j < counts[n.item]) next.push({place(n.item, n.j), n.item, n.j});
+    }
     return order;
 }
 

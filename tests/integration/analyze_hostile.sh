@@ -76,8 +76,26 @@ rc=$(run_bounded out.txt err.txt --export gecko "$SCRATCH/rows.json" rows-many.s
 python3 "$HERE/check_gecko.py" "$SCRATCH/rows.json" > /dev/null || fail "rows-many: the Gecko export breaks its format"
 rc=$(run_bounded out.txt err.txt --export gecko "$SCRATCH/parts.json" parts-many.sprof)
 python3 "$HERE/check_gecko.py" "$SCRATCH/parts.json" > /dev/null || fail "parts-many: the Gecko export breaks its format"
-grep -q '^sprof: warning: --export gecko: 1 interval held more samples than microseconds' err.txt ||
+grep -q '^sprof: warning: --export gecko: 1 interval held more samples than its span allows' err.txt ||
     fail "parts-many: no warning of thinned samples: $(cat err.txt)"
+# 10^12 samples in eleven days, and 300,000 of a real shape: a Gecko export
+# holds 200,000; the second keeps each function's share and CPU time.
+every_report samples-many.sprof 0
+every_report samples-300k.sprof 0
+rc=$(run_bounded out.txt err.txt --export gecko "$SCRATCH/300k.json" samples-300k.sprof)
+[ "$rc" -eq 0 ] || fail "samples-300k: --export gecko exit $rc"
+grep -q '^sprof: warning: --export gecko: 300000 samples, more than the 200000 a Gecko export holds' err.txt ||
+    fail "samples-300k: no warning of thinned samples: $(cat err.txt)"
+python3 "$HERE/check_gecko.py" "$SCRATCH/300k.json" > 300k-summary.json || fail "samples-300k: the Gecko export breaks its format"
+python3 - 300k-summary.json <<'PY' || fail "samples-300k: thinned, the Gecko export loses shares or CPU time"
+import json, sys
+f = json.load(open(sys.argv[1]))["processes"][0]["threads"][1]["functions"]
+total = sum(x["samples"] for x in f.values())
+assert 199_990 <= total <= 200_000, total
+for name, n in (("a", 25), ("b", 17), ("c", 8)):
+    assert abs(f[name]["samples"] - 200_000 * n / 50) <= 1, (name, f[name])
+    assert abs(f[name]["cpu_ns"] - 6000 * n * 1e7) <= 1.5e7, (name, f[name])  # within a kept sample's CPU time
+PY
 pass "unused functions, many parts, many rows: bounded, and the right sums"
 
 # A symbol name that is not UTF-8 (found by the fuzzer): JSON outputs

@@ -9,7 +9,7 @@ checks against a workload's own truth. Exits 77 when there is no `go`.
 usage: check_pprof.py FILE.pb.gz FLAT.csv OUT.csv
 """
 import csv
-import os
+import gzip
 import re
 import shutil
 import subprocess
@@ -43,6 +43,37 @@ def read_raw(path):
     return types, {names[loc]: v for loc, v in values.items()}, comments
 
 
+def default_sample_type(path):
+    """Profile.default_sample_type (field 14) as stored: speedscope takes it
+    for an index into sample_type, pprof for a string index."""
+    data, pos, value = gzip.decompress(open(path, "rb").read()), 0, 0
+
+    def varint():
+        nonlocal pos
+        v, shift = 0, 0
+        while True:
+            b = data[pos]
+            pos += 1
+            v |= (b & 0x7f) << shift
+            shift += 7
+            if b < 0x80:
+                return v
+
+    while pos < len(data):
+        key = varint()
+        field, wire = key >> 3, key & 7
+        if wire == 0:
+            v = varint()
+            if field == 14:
+                value = v
+        elif wire == 2:
+            length = varint()
+            pos += length
+        else:
+            pos += {1: 8, 5: 4}[wire]
+    return value
+
+
 def main():
     if not shutil.which("go"):
         print("skipped: no go (go tool pprof) to read the export back")
@@ -54,6 +85,7 @@ def main():
     events = [e for e in events if e in types]
     assert types == ["samples", "cpu"] + events, f"sample types {types}, not samples, cpu, {events}"
     assert sorted(got) == sorted(flat), f"functions differ: pprof {sorted(got)}, flat {sorted(flat)}"
+    assert default_sample_type(path) == types.index("cpu"), "speedscope would not show cpu first"
     errors = []
     for fn, v in got.items():
         row = flat[fn]
