@@ -75,7 +75,7 @@ void every_report(const Dataset& d, std::ostream& out) {
             Options o;
             o.estimator = est;
             o.format = format;
-            o.export_file = "/dev/null";
+            o.export_files = {{"chrome-trace", "/dev/null"}, {"pprof", "/dev/null"}, {"gecko", "/dev/null"}};
             o.min_phase = format == Format::text ? 3 : 1;
             const Context c{d, o, rates, out};
             expect_result_or_error("report_flat", [&] { report_flat(c); });
@@ -85,6 +85,8 @@ void every_report(const Dataset& d, std::ostream& out) {
             expect_result_or_error("report_warp", [&] { report_warp(c); });
             if (format != Format::text) continue;  // the outputs below have one format
             expect_result_or_error("export_chrome_trace", [&] { export_chrome_trace(c); });
+            expect_result_or_error("export_pprof", [&] { export_pprof(c); });
+            expect_result_or_error("export_gecko", [&] { export_gecko(c); });
             expect_result_or_error("plot_data", [&] { plot_data(c); });
             o.by_function = true;
             o.top = 2;

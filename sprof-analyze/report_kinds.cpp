@@ -114,7 +114,7 @@ std::vector<ReportKind> make_report_kinds() {
                          }}},
         .check =
             [](const Options& o) {
-                if (!o.export_file.empty()) throw UsageError("--export does not apply to --mrc");
+                if (!o.export_files.empty()) throw UsageError("--export does not apply to --mrc");
             },
         .run = report_locality,
     });
@@ -171,25 +171,64 @@ std::vector<ReportKind> make_report_kinds() {
                      .set = [](Options& o, const std::string&, const OptionValues& v) { o.plot_rate = v[0]; }}},
         .run = write_plot,
     });
+    // The export formats share `--export KIND FILE`: its setter picks the format.
+    auto set_export = [](Options& o, const std::string&, const OptionValues& v) {
+        const ReportKind* k = find_report_kind(v[0]);
+        if (!k || !k->exported)
+            throw UsageError("unknown export format '" + v[0] + "' (use " + export_format_names() + ")");
+        o.add_output(k->name);
+        o.export_files[k->name] = v[1];
+    };
     kinds.push_back({
-        .name = "export",
+        .name = "chrome-trace",
         .option = {.names = "--export",
                    .value = "chrome-trace FILE.json",
                    .values = 2,
                    .help = "Chrome trace events (Perfetto UI)",
-                   .set =
-                       [](Options& o, const std::string&, const OptionValues& v) {
-                           if (v[0] != "chrome-trace")
-                               throw UsageError("unknown export format '" + v[0] + "' (use chrome-trace)");
-                           o.export_kind = v[0];
-                           o.export_file = v[1];
-                       }},
+                   .set = set_export},
         .output = true,
+        .exported = true,
         .details = "Opens in Perfetto UI and chrome://tracing: counter tracks per event (its\n"
                    "estimate in each interval, and that per second) and per rate, the phases and\n"
                    "each time-line row's top function as spans; a job's ranks as processes on one\n"
                    "time line; times in microseconds since the profile start.",
         .run = export_chrome_trace,
+    });
+    kinds.push_back({
+        .name = "pprof",
+        .option = {.names = "--export",
+                   .value = "pprof FILE.pb.gz",
+                   .values = 2,
+                   .help = "profile.proto, gzipped (go tool pprof, speedscope)",
+                   .set = set_export},
+        .output = true,
+        .exported = true,
+        .details = "The flat profile as pprof's profile.proto, gzip-compressed: one sample per\n"
+                   "function with a value per sample type: samples (count), cpu (reference time,\n"
+                   "nanoseconds; the default) and every event's estimate (task-clock and cpu-clock\n"
+                   "in nanoseconds, others a count), so `go tool pprof -sample_index=page-faults`\n"
+                   "ranks functions by page faults. An estimate that is unknown (the event was\n"
+                   "never live while the function ran) is written as 0 and counted in a comment.",
+        .run = export_pprof,
+    });
+    kinds.push_back({
+        .name = "gecko",
+        .option = {.names = "--export",
+                   .value = "gecko FILE.json",
+                   .values = 2,
+                   .help = "Gecko profile JSON (Firefox Profiler)",
+                   .set = set_export},
+        .output = true,
+        .exported = true,
+        .details = "Opens in the Firefox Profiler (profiler.firefox.com, Load a profile from file):\n"
+                   "a process per profile, a thread track per thread. Each histogram interval's\n"
+                   "samples are spread evenly over its time span, each function's interleaved\n"
+                   "with the others' in proportion (the profile knows how many fell in each\n"
+                   "function, not in which order); the CPU time each sample stands for is its\n"
+                   "CPU delta. At most 200,000 samples: a larger profile is thinned alike, each\n"
+                   "function's share and CPU time kept. A counter track per event (its estimate\n"
+                   "in each time-line row), and the phases as markers on the process's main thread.",
+        .run = export_gecko,
     });
     return kinds;
 }
@@ -205,6 +244,16 @@ const ReportKind* find_report_kind(const std::string& name) {
     for (const auto& k : report_kinds())
         if (k.name == name) return &k;
     return nullptr;
+}
+
+std::string export_format_names() {
+    std::vector<std::string> names;
+    for (const auto& k : report_kinds())
+        if (k.exported) names.push_back(k.name);
+    std::string out;
+    for (size_t i = 0; i < names.size(); ++i)
+        out += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+    return out;
 }
 
 }  // namespace sprof::analyze

@@ -32,8 +32,13 @@ void report_imbalance(const Context& c);
 void report_warp(const Context& c);
 // A rate over time as PNG or SVG through gnuplot (plot.cpp).
 void write_plot(const Context& c);
-// Chrome trace-event JSON: counter tracks per rate, phases as spans (export_chrome.cpp).
+// Chrome trace-event JSON: counter tracks per event and rate, phases as spans (export_chrome.cpp).
 void export_chrome_trace(const Context& c);
+// pprof's profile.proto, gzipped: a sample per function, a value per event (export_pprof.cpp).
+void export_pprof(const Context& c);
+// Gecko profile JSON for the Firefox Profiler: samples over time per thread,
+// counters per event, phases as markers (export_gecko.cpp).
+void export_gecko(const Context& c);
 
 // Columns shared by the reports: one per event (named exactly as the event),
 // then one per rate; and the matching values.
