@@ -145,6 +145,7 @@ void follow_profile(const Options& o, std::ostream& out) {
             if (s.has_header() && !begun) {
                 timeline.begin_image(f.path(), p.header);
                 if (!rates) rates.emplace(timeline.data().event_names(), o.rates, o.default_rates);
+                view->rows({timeline, *rates, o}, {});
                 view->status(fmt::format("following {}", f.path()));
                 begun = true;
             }

@@ -182,7 +182,7 @@ public:
 
     void rows(const TopContext& c, const std::vector<const LiveRow*>& rows) override {
         context_.emplace(c);
-        current_ = rows.back();
+        if (!rows.empty()) current_ = rows.back();
         draw();
     }
 

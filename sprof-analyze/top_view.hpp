@@ -26,7 +26,8 @@ public:
     // exec), when that changes.
     virtual void status(const std::string& what) = 0;
     // Rows just completed, in time-line order: the last one is the current
-    // interval. Once per histogram interval while the program runs.
+    // interval. Once per histogram interval while the program runs, and with
+    // none when an image's profile begins (its header read).
     virtual void rows(const TopContext& c, const std::vector<const LiveRow*>& rows) = 0;
     // Waits up to `ms` milliseconds for the next look at the file; false
     // when the user asked to quit.
