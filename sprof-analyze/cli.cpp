@@ -140,8 +140,11 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
     CLI::App* help = app.add_subcommand("help")->fallthrough();  // sprof help --phases
     help->add_option("NAME", help_names);
 
-    check_values(args);
-    std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 reads the line from the back
+    // `sprof top PROFILE`, the name perf users know, is `sprof --follow PROFILE`.
+    std::vector<std::string> words = args;
+    if (!words.empty() && words.front() == "top") words.front() = "--follow";
+    check_values(words);
+    std::vector<std::string> reversed(words.rbegin(), words.rend());  // CLI11 reads the line from the back
     try {
         app.parse(reversed);
     } catch (const CLI::CallForHelp&) {

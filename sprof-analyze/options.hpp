@@ -43,6 +43,7 @@ struct Options {
     std::string machine_file;  // --predict's MACHINE.json
     Policy policy = Policy::lru;  // --mrc's cache
     uint64_t cache_bytes = 0;     // --mrc --cache SIZE: misses per function
+    unsigned wait_s = 10;         // --follow: how long a profile may take to appear
 
     bool wants_output(const std::string& name) const;
     void add_output(const std::string& name);  // once, however often it is given

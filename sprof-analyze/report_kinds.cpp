@@ -1,6 +1,8 @@
 // The table of reports and outputs.
 #include "report_kinds.hpp"
 
+#include <algorithm>
+
 #include "byte_size.hpp"
 #include "calibrate.hpp"
 
@@ -38,6 +40,33 @@ std::vector<ReportKind> make_report_kinds() {
                      .help = "a row per function in each interval (--top N: the first N)",
                      .set = [](Options& o, const std::string&, const OptionValues&) { o.by_function = true; }}},
         .run = report_timeline,
+    });
+    kinds.push_back({
+        .name = "top",
+        .option = {.names = "--follow", .help = "live, while a collector writes it: sprof top PROFILE"},
+        .details = "Follows one profile as sprof_lib or sprof_pt writes it (the program may have\n"
+                   "been started by anyone): waits for the file, reads what is appended, and shows\n"
+                   "each histogram interval once complete. On a terminal a screen like perf top:\n"
+                   "functions by their share of the interval's time, samples, every rate, and a\n"
+                   "sparkline of their share in the last 24 intervals; q quits. Elsewhere CSV, the\n"
+                   "header once and a row per function and interval, flushed per interval: the\n"
+                   "columns of --timeline --by-function with time_pct after time_s. Threads merge\n"
+                   "as in --timeline; the images a process execs into continue the time line.\n"
+                   "When the program ends it says how, and exits 0.",
+        .options = {{.names = "--wait",
+                     .value = "S",
+                     .values = 1,
+                     .help = "seconds to wait for the profile (or an exec'd\nimage's) to appear (default 10)",
+                     .set = [](Options& o, const std::string& opt,
+                               const OptionValues& v) { o.wait_s = static_cast<unsigned>(std::min<unsigned long>(parse_count(opt, v[0]), 86400)); }}},
+        .check =
+            [](const Options& o) {
+                if (o.profiles.size() != 1)
+                    throw UsageError("sprof top follows one profile, not " + std::to_string(o.profiles.size()));
+                if (o.format == Format::json) throw UsageError("sprof top writes a screen or CSV, not JSON");
+                if (!o.outputs.empty()) throw UsageError("sprof top takes no --plot or --export");
+            },
+        .run_alone = follow_profile,
     });
     kinds.push_back({
         .name = "phases",

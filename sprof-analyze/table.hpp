@@ -56,7 +56,7 @@ public:
     size_t rows() const { return rows_.size(); }
 
     void write_text(std::ostream& out) const;
-    void write_csv(std::ostream& out) const;
+    void write_csv(std::ostream& out, bool with_header = true) const;  // without: rows appended to earlier ones
     Json to_json() const;  // array of objects keyed by column name, in column order
 
 private:
