@@ -78,7 +78,7 @@ Dataset merge_profiles(std::vector<Source> sources) {
             std::string object = fn.object == kNoObject ? std::string() : p.object_name(fn.object);
             auto [it, added] = function_ids.try_emplace({object, fn.name},
                                                         static_cast<uint32_t>(d.functions.size()));
-            if (added) d.functions.push_back({display_name(fn, object), fn.name, object});
+            if (added) d.functions.push_back({display_name(fn, object), fn.name, object, fn.start});
             return fmap[f] = it->second;
         };
         auto merged_ref = [&](uint32_t f, const char* what) {
@@ -116,6 +116,10 @@ Dataset merge_profiles(std::vector<Source> sources) {
             for (CodeRef* ref : {&r.sample, &r.trigger})
                 if (ref->function != kNoFunction) ref->function = merged_ref(ref->function, "reuse sample");
         for (ExactFunction& e : p.locality.exact_functions) e.function = merged_ref(e.function, "exact function count");
+        for (ExactInstruction& e : p.locality.exact_instructions)
+            if (e.pc.function != kNoFunction) e.pc.function = merged_ref(e.pc.function, "exact instruction count");
+        for (DataObject& o : p.locality.data)
+            if (o.site.function != kNoFunction) o.site.function = merged_ref(o.site.function, "data object");
     }
     d.sources = std::move(sources);
     return d;
