@@ -1,5 +1,7 @@
 #include "help.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 namespace sprof::analyze {
@@ -59,6 +61,8 @@ std::string general_help() {
 std::string report_help(const ReportKind& k) {
     std::string own;
     for (const auto& s : k.options) own += option_line(s);
+    for (const auto& g : group_options())
+        if (std::find(g.reports.begin(), g.reports.end(), k.name) != g.reports.end()) own += option_line(g.option);
     return fmt::format("usage: sprof {}[OPTION...] PROFILE...\n{}: {}\n\n{}\n{}{}\nOptions of every report: sprof --help\n",
                        k.option.names.empty() ? "" : usage_of(k.option) + " ", k.name, k.option.help, k.details,
                        own.empty() ? "" : "\nIts own options:\n", own);

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "code_location.hpp"
 #include "miss_ratio_curve.hpp"
 #include "phases.hpp"
 #include "sprof/estimator.hpp"
@@ -42,7 +43,9 @@ struct Options {
     std::string output;        // --calibrate's MACHINE.json
     std::string machine_file;  // --predict's MACHINE.json
     Policy policy = Policy::lru;  // --mrc's cache
-    uint64_t cache_bytes = 0;     // --mrc --cache SIZE: misses per function
+    std::vector<uint64_t> caches;  // --cache SIZE[,SIZE] in bytes; empty: not given
+    uint32_t line_size = 0;        // --line-size: the line size the locality views expect (0: the run's)
+    Granularity by = Granularity::line;  // --by: how the locality views group the code
     unsigned wait_s = 10;         // --follow: how long a profile may take to appear
 
     bool wants_output(const std::string& name) const;

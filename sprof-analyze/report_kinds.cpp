@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "byte_size.hpp"
+#include "cache_levels.hpp"
 #include "calibrate.hpp"
 
 namespace sprof::analyze {
@@ -118,7 +118,8 @@ std::vector<ReportKind> make_report_kinds() {
                    "sprof_lib --locality: LRU by StatStack, random replacement by StatCache, with\n"
                    "a 95 % band (bootstrap / delta method); --locality=exact runs give the exact\n"
                    "curve (low = high). CSV columns cache_bytes,miss_ratio,low,high. With --plot\n"
-                   "the curve is drawn on a log axis of bytes.",
+                   "the curve is drawn on a log axis of bytes. With --cache SIZE[,SIZE]: misses per\n"
+                   "function in those caches instead (an exact run: at the nearest sizes it counted).",
         .options = {{.names = "--policy",
                      .value = "lru|random",
                      .values = 1,
@@ -128,24 +129,73 @@ std::vector<ReportKind> make_report_kinds() {
                              if (v[0] == "lru") o.policy = Policy::lru;
                              else if (v[0] == "random") o.policy = Policy::random;
                              else throw UsageError("unknown policy '" + v[0] + "' (use lru or random)");
-                         }},
-                    {.names = "--cache",
-                     .value = "SIZE",
-                     .values = 1,
-                     .help = "misses per function in a cache of SIZE (e.g. 32K, 1M)",
-                     .set =
-                         [](Options& o, const std::string& opt, const OptionValues& v) {
-                             try {
-                                 o.cache_bytes = parse_byte_size(opt, v[0]);
-                             } catch (const std::invalid_argument& e) {
-                                 throw UsageError(e.what());
-                             }
                          }}},
         .check =
             [](const Options& o) {
                 if (!o.export_files.empty()) throw UsageError("--export does not apply to --mrc");
             },
         .run = report_locality,
+    });
+    const auto view_check = [](const Options& o) {
+        if (!o.export_files.empty() || !o.plot_file.empty())
+            throw UsageError("--plot and --export do not apply to the locality views");
+    };
+    kinds.push_back({
+        .name = "misses",
+        .option = {.names = "--misses", .help = "estimated misses per source line or function (sprof-cc programs)"},
+        .details = "Per location (--by), for each cache of --cache (default 32K,1M: two levels at\n"
+                   "once), most misses in the first cache first: the share of accesses, the miss\n"
+                   "ratio and the misses of a fully associative LRU cache. Sampled: each sample\n"
+                   "stands for its window's accesses / samples at its own location; a reuse that\n"
+                   "misses (StatStack) is a miss of its trigger's location; a line never reused\n"
+                   "is the cold miss of its sampled access. Exact runs: the simulator's counts per\n"
+                   "instruction, at its detail sizes (32K, 256K, 1M, 2M, 16M). CSV columns\n"
+                   "location,accesses_pct,miss_ratio,misses, then miss_ratio_SIZE,misses_SIZE of\n"
+                   "the other caches, then function,accesses,misses_pct….",
+        .check = view_check,
+        .run = report_misses,
+    });
+    kinds.push_back({
+        .name = "use",
+        .option = {.names = "--use", .help = "spatial and temporal use per statement, loads and stores"},
+        .details = "SIP's use of the lines each statement brings into the cache (its misses of one\n"
+                   "kind, load or store): spatial use = % of a line's bytes touched before it is\n"
+                   "evicted, temporal use = how often each used byte is touched again (the first\n"
+                   "touch not counted; at most 32 accesses of a line's stay are counted). Sampled:\n"
+                   "every sampled reuse that misses brings its line in; the runtime followed that\n"
+                   "line, and StatStack says at which of its gaps the cache evicts it. Exact runs:\n"
+                   "every tenure, at the detail sizes. CSV columns location,spatial_use,\n"
+                   "temporal_use,access,misses,tenures, then those of the other caches, function.",
+        .check = view_check,
+        .run = report_use,
+    });
+    kinds.push_back({
+        .name = "data",
+        .option = {.names = "--data", .help = "misses and use per data structure (heap by allocation site)"},
+        .details = "Per data structure — a static variable by its symbol, heap blocks by their\n"
+                   "allocation site (heap@SITE), a thread's stack, another mapping — for each cache:\n"
+                   "the share of accesses, miss ratio and misses, and the spatial and temporal use\n"
+                   "of the lines its reuses bring in (see --use). Sampled runs only. CSV columns\n"
+                   "data,kind,accesses_pct,miss_ratio,misses,spatial_use,temporal_use, then those\n"
+                   "of the other caches, accesses,size,object.",
+        .check = view_check,
+        .run = report_data,
+    });
+    kinds.push_back({
+        .name = "reuse-pairs",
+        .option = {.names = "--reuse-pairs", .help = "use → reuse location pairs that miss, and what to change"},
+        .details = "RDVIS (Beyls & D'Hollander): pairs of the location of a sampled access (use) and\n"
+                   "of the next access to its line (reuse), with their reuse-distance histograms.\n"
+                   "The pairs whose reuses miss in the first cache of --cache (capacity misses),\n"
+                   "heaviest first, as many as hold 90 % of those misses. For each: the code run\n"
+                   "between use and reuse (the thread's samples taken in between, at most 64 spans\n"
+                   "of 256 samples a pair); pairs clustered by the cosine similarity of that code,\n"
+                   "and a hint per cluster: fusion (the code between splits into two loops),\n"
+                   "tiling (one loop nest goes round), +layout (spatial use below 50 %). Sampled\n"
+                   "runs only. CSV columns use,reuse,share,hint, then cluster,misses,reuses,samples,\n"
+                   "spatial_use,use_spatial_use,distances,between.",
+        .check = view_check,
+        .run = report_reuse_pairs,
     });
     kinds.push_back({
         .name = "calibrate",
@@ -267,6 +317,50 @@ std::vector<ReportKind> make_report_kinds() {
 const std::vector<ReportKind>& report_kinds() {
     static const std::vector<ReportKind> kinds = make_report_kinds();
     return kinds;
+}
+
+namespace {
+
+// The value of a conversion that throws std::invalid_argument for a bad
+// one, which on the command line is a usage error.
+template <typename Convert>
+auto as_usage(Convert&& convert) {
+    try {
+        return convert();
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(e.what());
+    }
+}
+
+}  // namespace
+
+const std::vector<GroupOption>& group_options() {
+    static const std::vector<std::string> locality = {"mrc", "misses", "use", "data", "reuse-pairs"};
+    static const std::vector<GroupOption> options = {
+        {{.names = "--cache",
+          .value = "SIZE[,SIZE]",
+          .values = 1,
+          .help = "caches to answer for (e.g. 32K,1M; the views' default);\n"
+                  "with --mrc: misses per function in them",
+          .set = [](Options& o, const std::string& opt,
+                    const OptionValues& v) { o.caches = as_usage([&] { return parse_cache_sizes(opt, v[0]); }); }},
+         locality},
+        {{.names = "--line-size",
+          .value = "N",
+          .values = 1,
+          .help = "the line size in bytes the report must be for (the run's)",
+          .set = [](Options& o, const std::string& opt,
+                    const OptionValues& v) { o.line_size = as_usage([&] { return parse_line_size(opt, v[0]); }); }},
+         locality},
+        {{.names = "--by",
+          .value = "function|line|instruction",
+          .values = 1,
+          .help = "what a location is (default line)",
+          .set = [](Options& o, const std::string& opt,
+                    const OptionValues& v) { o.by = as_usage([&] { return parse_granularity(opt, v[0]); }); }},
+         {"misses", "use", "data", "reuse-pairs"}},
+    };
+    return options;
 }
 
 const ReportKind* find_report_kind(const std::string& name) {

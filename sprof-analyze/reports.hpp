@@ -28,6 +28,13 @@ void follow_profile(const Options& o, std::ostream& out);
 void report_phases(const Context& c);
 // The miss-ratio curve (report_mrc.hpp), as a report of the table.
 void report_locality(const Context& c);
+// The locality views (locality_views.hpp): misses per location, spatial
+// and temporal use per statement, misses and use per data structure, reuse
+// pairs (report_misses.cpp, report_use.cpp, report_data.cpp, report_reuse_pairs.cpp).
+void report_misses(const Context& c);
+void report_use(const Context& c);
+void report_data(const Context& c);
+void report_reuse_pairs(const Context& c);
 // A job's ranks side by side, and what holds it back (report_imbalance.cpp).
 void report_imbalance(const Context& c);
 // Workload vectors per function and phase as JSON (warp.cpp).
