@@ -38,6 +38,7 @@ struct Options {
     double phase_threshold = 0.1;  // share of an interval's time that counts as running
     unsigned min_phase = 3;        // intervals
     std::string plot_file;
+    std::string html_dir;  // --html DIR
     std::string plot_rate;
     std::map<std::string, std::string> export_files;  // export format (--export KIND FILE) → its file
     std::string output;        // --calibrate's MACHINE.json

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "cache_levels.hpp"
+#include "html_report.hpp"
 #include "calibrate.hpp"
 
 namespace sprof::analyze {
@@ -228,6 +229,28 @@ std::vector<ReportKind> make_report_kinds() {
         .run_alone = predict_runtime,
     });
     kinds.push_back({
+        .name = "html",
+        .option = {.names = "--html",
+                   .value = "DIR",
+                   .values = 1,
+                   .help = "the locality views as a static site (DIR/index.html)",
+                   .set = [](Options& o, const std::string&, const OptionValues& v) { o.html_dir = v[0]; }},
+        .output = true,
+        .details = "One self-contained page that opens offline in any browser: an index of the\n"
+                   "source files (by misses) and the views; each source file with its lines\n"
+                   "coloured by estimated misses in the first cache of --cache and the heavy reuse\n"
+                   "pairs drawn as arrows from use to reuse (darker: more misses); a click on a\n"
+                   "line shows its misses, its statements' spatial and temporal use and its pairs,\n"
+                   "a click on an arrow the pair's reuse-distance histogram and the code run in\n"
+                   "between. Tables of lines and functions by misses, data structures, use and\n"
+                   "pairs, and the miss-ratio curve with its band. The numbers are those of\n"
+                   "--misses, --use, --data, --reuse-pairs and --mrc (their JSON is in the page); a\n"
+                   "view the profile cannot give is named with why. Source files are read when the\n"
+                   "report is made: one that moved is named on stderr and in the page.",
+        .check = view_check,
+        .run = write_html_report,
+    });
+    kinds.push_back({
         .name = "plot",
         .option = {.names = "--plot",
                    .value = "FILE.png|FILE.svg",
@@ -335,7 +358,7 @@ auto as_usage(Convert&& convert) {
 }  // namespace
 
 const std::vector<GroupOption>& group_options() {
-    static const std::vector<std::string> locality = {"mrc", "misses", "use", "data", "reuse-pairs"};
+    static const std::vector<std::string> locality = {"mrc", "misses", "use", "data", "reuse-pairs", "html"};
     static const std::vector<GroupOption> options = {
         {{.names = "--cache",
           .value = "SIZE[,SIZE]",
@@ -358,7 +381,7 @@ const std::vector<GroupOption>& group_options() {
           .help = "what a location is (default line)",
           .set = [](Options& o, const std::string& opt,
                     const OptionValues& v) { o.by = as_usage([&] { return parse_granularity(opt, v[0]); }); }},
-         {"misses", "use", "data", "reuse-pairs"}},
+         {"misses", "use", "data", "reuse-pairs", "html"}},
     };
     return options;
 }
