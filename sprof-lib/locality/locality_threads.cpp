@@ -2,10 +2,14 @@
 // own thread-local HotPath, its slow path into its sampler, and the start
 // and end of a thread's collection. The hooks' entry points are included at
 // the end: preloaded, they take the place of libsprof_access.so's no-ops.
+// The HotPath defined here takes the place of libsprof_access.so's too, so
+// the fast path that the compiler plugin inlined into the program and the
+// hooks (called by the inline code's slow branch, and by code compiled
+// without the plugin) count on the same one.
+#include <pthread.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <bit>
 #include <cstdio>
 
 #include "../runtime.hpp"
@@ -14,6 +18,10 @@
 #include "sprof/proc.hpp"
 #include "sprof/splitmix.hpp"
 #include "locality_thread.hpp"
+
+// Disarmed until thread_start() arms it: a thread the runtime does not collect
+// never leaves the fast path.
+SPROF_DEFINE_HOT_PATH;
 
 namespace sprof::rt::locality {
 
@@ -24,21 +32,19 @@ namespace {
 struct Settings {
     bool on = false;
     bool exact = false;
+    bool sampler_on = false;  // sampled mode: allocations are recorded
     SamplerSettings sampler;
+    uint64_t line_mask = 0;  // ~(line size − 1)
     uint64_t seed = 0;
-    std::vector<uint64_t> lru_lines, random_lines;  // exact mode's cache sizes
+    ExactCache::Sizes exact_sizes;  // LRU at every size of the grid; random replacement and tenures in detail
 };
 Settings g_settings;
-// Exact mode also simulates random replacement (what StatCache models) at
-// these sizes of the grid: an L1, an L2, an LLC slice and a whole LLC.
-constexpr uint64_t kRandomReplacementBytes[] = {32 << 10, 256 << 10, 2 << 20, 16 << 20};
-uint32_t g_line_shift = 6;  // log2 of the line size, read by every access
 std::atomic<uint64_t> g_thread_ordinal{0};
+std::atomic<uint64_t> g_allocation_epoch{0};
 
-// initial-exec: a preloaded library's TLS is static, one %fs-relative access.
-// Zero-initialised, it sends a thread's first access to the slow path.
-__thread HotPath tls_hot __attribute__((tls_model("initial-exec")));
 __thread ThreadState* tls_state __attribute__((tls_model("initial-exec"))) = nullptr;
+
+HotPath& hot() { return SPROF_HOT_PATH_VARIABLE; }
 
 // The slow path: a thread not collected (or not yet) is disarmed; a signal
 // handler that interrupts the slow path of its thread counts its accesses
@@ -46,37 +52,38 @@ __thread ThreadState* tls_state __attribute__((tls_model("initial-exec"))) = nul
 // Its arguments in registers, so the fast path needs no stack frame.
 __attribute__((noinline)) void slow_access(uint64_t n, uint64_t line, uint64_t address, uint32_t size, bool write,
                                            void* return_address) {
-    const Access a{address, reinterpret_cast<uint64_t>(return_address) - 1, size, write};  // inside the call
+    const Access a{address, reinterpret_cast<uint64_t>(return_address) - 1, size, write,  // pc: inside the call
+                   g_allocation_epoch.load(std::memory_order_relaxed)};
     ThreadState* t = tls_state;
     if (!t) {
-        disarm(tls_hot);
+        disarm(hot());
         return;
     }
     if (t->busy) return;
     if (t->closing.load(std::memory_order_relaxed)) {
-        disarm(tls_hot);
+        disarm(hot());
         return;
     }
     t->busy = true;
     t->lock.lock();
     bool wake = false;
-    if (t->closed.load(std::memory_order_relaxed)) disarm(tls_hot);
-    else if (t->sampler) wake = t->sampler->access(tls_hot, n, line, a);
-    else t->exact->access(line, a.pc);
+    if (t->closed.load(std::memory_order_relaxed)) disarm(hot());
+    else if (t->sampler) wake = t->sampler->access(hot(), n, line, a);
+    else t->exact->access(line, a.pc, a.address, a.size, a.write);
     t->lock.unlock();
     t->busy = false;
     if (wake) wake_writer();
 }
 
 inline void note_line(uint64_t line, uint64_t address, uint32_t size, bool write, void* pc) {
-    if (uint64_t n; count_access(tls_hot, line, n)) [[unlikely]]
+    if (uint64_t n; count_access(hot(), line, n)) [[unlikely]]
         slow_access(n, line, address, size, write, pc);
 }
 
 // One access per line the range touches, as a cache sees it.
 void note_range(const volatile void* p, size_t size, bool write, void* pc) {
     const auto start = reinterpret_cast<uint64_t>(p);
-    const uint32_t shift = g_line_shift;
+    const uint32_t shift = line_shift(hot());
     if (size == 0) return;
     const uint64_t end = start + size;
     for (uint64_t line = start >> shift; line <= (end - 1) >> shift; ++line) {
@@ -92,27 +99,61 @@ template <unsigned Size>
 [[gnu::always_inline]] inline void note_access(const volatile void* p, bool write, void* pc) {
     if constexpr (Size <= 8) {
         const auto address = reinterpret_cast<uint64_t>(p);
-        note_line(address >> g_line_shift, address, Size, write, pc);
+        note_line(address >> line_shift(hot()), address, Size, write, pc);
     } else {
         note_range(p, Size, write, pc);
     }
 }
 
+void note_allocation(uint64_t address, uint64_t size, uint64_t site) {
+    ThreadState* t = tls_state;
+    if (!t || !g_settings.sampler_on || t->in_allocation_hook) return;
+    t->in_allocation_hook = true;
+    const uint64_t epoch = g_allocation_epoch.fetch_add(1, std::memory_order_relaxed) + 1;
+    if (!t->allocations.push(AllocationEvent{epoch, address, size, site}))
+        t->lost_allocations.fetch_add(1, std::memory_order_relaxed);
+    t->in_allocation_hook = false;
+}
+
+inline void note_alloc(void* block, size_t size, void* site) {
+    if (block) note_allocation(reinterpret_cast<uint64_t>(block), std::max<size_t>(size, 1),
+                               reinterpret_cast<uint64_t>(site) - 1);  // inside the call
+}
+
+inline void note_free(uintptr_t block) {
+    if (block) note_allocation(block, 0, 0);
+}
+
 inline void note_unseen(size_t bytes) {
-    tls_hot.unseen_words.store(tls_hot.unseen_words.load(std::memory_order_relaxed) + (bytes + 7) / 8,
+    hot().unseen_words.store(hot().unseen_words.load(std::memory_order_relaxed) + (bytes + 7) / 8,
                                std::memory_order_relaxed);
+}
+
+// Where the calling thread's stack lies (its local variables' data object).
+void find_stack(ThreadState& t) {
+    pthread_attr_t attr;
+    if (pthread_getattr_np(pthread_self(), &attr) != 0) return;
+    void* low = nullptr;
+    size_t size = 0;
+    if (pthread_attr_getstack(&attr, &low, &size) == 0) {
+        t.stack_low = reinterpret_cast<uint64_t>(low);
+        t.stack_high = t.stack_low + size;
+    }
+    pthread_attr_destroy(&attr);
 }
 
 }  // namespace
 
+uint64_t allocation_epoch() { return g_allocation_epoch.load(std::memory_order_relaxed); }
+
 void start(const LocalityRun& run) {
     g_settings.exact = run.mode == "exact";
+    g_settings.sampler_on = !g_settings.exact;
     g_settings.sampler = SamplerSettings{run.line_size, run.sample_period, run.window_accesses};
     g_settings.seed = run.seed;
-    g_settings.lru_lines = cache_sizes_in_lines(run.line_size);
-    for (uint64_t bytes : kRandomReplacementBytes)
-        if (bytes >= run.line_size) g_settings.random_lines.push_back(bytes / run.line_size);
-    g_line_shift = static_cast<uint32_t>(std::countr_zero(run.line_size));
+    g_settings.exact_sizes = {cache_sizes_in_lines(run.line_size), random_sizes_in_lines(run.line_size),
+                              detail_sizes_in_lines(run.line_size)};
+    g_settings.line_mask = ~uint64_t{run.line_size - 1};
     g_settings.on = true;
 }
 
@@ -123,23 +164,26 @@ void thread_start() {
     auto t = std::make_unique<ThreadState>();
     t->tid = gettid();
     t->name = thread_name(t->tid);  // now: a short thread may be gone before the writer asks
-    t->hot = &tls_hot;
+    t->hot = &hot();
+    find_stack(*t);
     // The n-th thread to start samples at the same points in every run with
     // this seed (the main thread is the first).
     uint64_t mixer = g_settings.seed ^ g_thread_ordinal.fetch_add(1);
     const uint64_t seed = splitmix64(mixer);
-    if (g_settings.exact) t->exact = std::make_unique<ExactCache>(g_settings.lru_lines, g_settings.random_lines, seed);
+    if (g_settings.exact) t->exact = std::make_unique<ExactCache>(g_settings.exact_sizes, g_settings.sampler.line_size, seed);
     else t->sampler = std::make_unique<ReuseSampler>(g_settings.sampler, t->tid, seed);
     for (auto& slot : g_threads) {
         ThreadState* expected = nullptr;
         if (slot.compare_exchange_strong(expected, t.get())) {
-            tls_hot.count.store(0, std::memory_order_relaxed);
-            tls_hot.unseen_words.store(0, std::memory_order_relaxed);
+            HotPath& h = hot();
+            h.count.store(0, std::memory_order_relaxed);
+            h.unseen_words.store(0, std::memory_order_relaxed);
             if (t->sampler) {
-                t->sampler->arm(tls_hot);
+                t->sampler->arm(h);
             } else {
-                disarm(tls_hot);
-                tls_hot.next_event = 0;  // every access to the simulator
+                disarm(h);
+                h.next_event = 0;  // every access to the simulator
+                h.line_mask = g_settings.line_mask;
             }
             tls_state = t.release();
             return;
@@ -153,12 +197,12 @@ void thread_exit() {
     ThreadState* t = tls_state;
     if (!t) return;
     t->busy = true;  // the slow path of this thread is over
-    disarm(tls_hot);
+    disarm(hot());
     tls_state = nullptr;
     t->lock.lock();
     if (!t->closed.load(std::memory_order_relaxed)) {  // else the writer ended it already
-        t->final_count = tls_hot.count.load(std::memory_order_relaxed);
-        t->final_unseen = tls_hot.unseen_words.load(std::memory_order_relaxed);
+        t->final_count = hot().count.load(std::memory_order_relaxed);
+        t->final_unseen = hot().unseen_words.load(std::memory_order_relaxed);
         t->closed.store(true, std::memory_order_release);
     }
     t->lock.unlock();
@@ -168,7 +212,7 @@ void thread_exit() {
 void fork_child() {
     g_settings.on = false;
     tls_state = nullptr;
-    disarm(tls_hot);
+    disarm(hot());
 }
 
 }  // namespace sprof::rt::locality

@@ -20,6 +20,7 @@
 #include <sstream>
 
 #include "byte_size.hpp"
+#include "code_misses.hpp"
 #include "miss_ratio_curve.hpp"
 #include "report_mrc.hpp"
 #include "sprof/cache_sizes.hpp"
@@ -135,6 +136,28 @@ TEST_CASE("StatStack: expected stack distances by hand") {
     // Misses at each size: never reused, plus E[S] ≥ C.
     auto misses = lru_miss_weights(h, stack, std::vector<uint64_t>{1, 2, 7, 8});
     CHECK(misses == std::vector<double>{4, 3, 3, 2});
+}
+
+TEST_CASE("StatStack: the model of any distance, by hand and against the histogram's own distances") {
+    // As above: P(D > k) = 1 for k ≤ 1, 3/4 for 2 ≤ k ≤ 9, 1/2 from 10 on.
+    ReuseHistogram h{{2, 10}, {1, 1}, 2};
+    const StackDistanceModel model(h);
+    CHECK(model.expected(1, 0) == 0);
+    CHECK(model.expected(2, 0) == doctest::Approx(1));
+    CHECK(model.expected(3, 0) == doctest::Approx(2));            // k = 0, 1
+    CHECK(model.expected(5, 0) == doctest::Approx(2 + 2 * 0.75));  // k = 0 … 3
+    CHECK(model.expected(10, 0) == doctest::Approx(2 + 7 * 0.75));
+    CHECK(model.expected(14, 0) == doctest::Approx(2 + 8 * 0.75 + 3 * 0.5));  // k = 0 … 12
+    std::mt19937_64 rng(5);
+    ReuseHistogram random;
+    for (uint64_t d = 1; d < 2000; d += 1 + rng() % 40) {
+        random.distance.push_back(d);
+        random.weight.push_back(static_cast<double>(1 + rng() % 9));
+    }
+    random.no_reuse = 17;
+    const auto stack = expected_stack_distances(random);
+    const StackDistanceModel m(random);
+    for (size_t j = 0; j < stack.size(); ++j) CHECK(m.expected(random.distance[j], 0) == doctest::Approx(stack[j]));
 }
 
 TEST_CASE("LRU: a loop over N lines misses everything below N lines and nothing (but cold) from N on") {
@@ -282,8 +305,8 @@ TEST_CASE("bands: 95 % bands cover the model's value on the population in at lea
 TEST_CASE("exact profile: the simulator's counts over all threads, low = high") {
     Profile p = locality_profile("exact");
     const std::vector<uint64_t> lines = {16, 32, 64};
-    p.locality.exact.push_back({1, 100, lines, {50, 20, 10}, {32}, {30}});
-    p.locality.exact.push_back({2, 300, lines, {150, 100, 10}, {32}, {90}});
+    p.locality.exact.push_back({1, 100, lines, {50, 20, 10}, {32}, {30}, {}});
+    p.locality.exact.push_back({2, 300, lines, {150, 100, 10}, {32}, {90}, {}});
     p.locality.exact_functions.push_back({1, 0, 100, {50, 20, 10}});
     p.locality.exact_functions.push_back({2, 0, 200, {100, 60, 5}});
     p.locality.exact_functions.push_back({2, 1, 100, {50, 40, 5}});
@@ -300,15 +323,17 @@ TEST_CASE("exact profile: the simulator's counts over all threads, low = high") 
     const MissRatioCurve random = miss_ratio_curve(l, {Policy::random, 200, 1});
     REQUIRE(random.points.size() == 1);
     CHECK(random.points[0].miss_ratio == doctest::Approx(120.0 / 400));
-    // Per function at 32 lines: walk 20 + 60 misses of 300 accesses, scan 40 of 100.
-    const FunctionMissTable ft = function_misses(l, Policy::lru, 32);
-    REQUIRE(ft.functions.size() == 2);
-    CHECK(ft.functions[0].misses == 80);
-    CHECK(ft.functions[0].accesses == 300);
-    CHECK(ft.functions[1].misses == 40);
-    CHECK(ft.misses == 120);
-    CHECK_THROWS_AS(function_misses(l, Policy::lru, 48), std::invalid_argument);
-    CHECK_THROWS_AS(function_misses(l, Policy::random, 32), ProfileError);
+    // Per function at 32 lines: walk 20 + 60 misses of 300 accesses, scan 40 of 100;
+    // at 64 lines walk 5 + 10 (listed after 32 lines' order), scan 5.
+    const std::vector<uint64_t> sizes = {32, 64};
+    const CodeMissTable ft = function_misses(l, Policy::lru, sizes);
+    REQUIRE(ft.rows.size() == 2);
+    CHECK(ft.rows[0].misses == std::vector<double>{80, 15});
+    CHECK(ft.rows[0].accesses == 300);
+    CHECK(ft.rows[1].misses == std::vector<double>{40, 5});
+    CHECK(ft.misses == std::vector<double>{120, 20});
+    CHECK_THROWS_AS(function_misses(l, Policy::lru, std::vector<uint64_t>{48}), std::invalid_argument);
+    CHECK_THROWS_AS(function_misses(l, Policy::random, std::vector<uint64_t>{32}), ProfileError);
 }
 
 TEST_CASE("per function: a reuse's miss belongs to its trigger, a line never reused to its sample") {
@@ -321,17 +346,18 @@ TEST_CASE("per function: a reuse's miss belongs to its trigger, a line never reu
     add_window(p, 1, 2, 1'000, repeated(kNoReuse, 10), 0, 0);
     const LocalityData l = locality_data(dataset_of(p));
     for (Policy policy : {Policy::lru, Policy::random}) {
-        const FunctionMissTable ft = function_misses(l, policy, 512);  // 32 KiB: the 5000-access reuses miss
+        // 32 KiB: the 5000-access reuses miss
+        const CodeMissTable ft = function_misses(l, policy, std::vector<uint64_t>{512});
         INFO(std::string(to_string(policy)));
-        REQUIRE(ft.functions.size() == 2);
+        REQUIRE(ft.rows.size() == 2);
         CHECK(ft.accesses == doctest::Approx(31'000));
-        const FunctionMisses& scan = ft.functions[0].function == 1 ? ft.functions[0] : ft.functions[1];
-        const FunctionMisses& walk = ft.functions[0].function == 0 ? ft.functions[0] : ft.functions[1];
+        const CodeMisses& scan = ft.rows[0].key == 1 ? ft.rows[0] : ft.rows[1];
+        const CodeMisses& walk = ft.rows[0].key == 0 ? ft.rows[0] : ft.rows[1];
         CHECK(walk.accesses == doctest::Approx(21'000));  // its samples stand for windows 0 and 2
         CHECK(scan.accesses == doctest::Approx(10'000));
-        CHECK(walk.misses == doctest::Approx(1'000));     // the cold lines of window 2
-        if (policy == Policy::lru) CHECK(scan.misses == doctest::Approx(20'000));
-        else CHECK((scan.misses > 19'000 && scan.misses <= 20'000));
+        CHECK(walk.misses[0] == doctest::Approx(1'000));  // the cold lines of window 2
+        if (policy == Policy::lru) CHECK(scan.misses[0] == doctest::Approx(20'000));
+        else CHECK((scan.misses[0] > 19'000 && scan.misses[0] <= 20'000));
     }
 }
 
@@ -383,7 +409,7 @@ TEST_CASE("--mrc report: CSV has exactly cache_bytes,miss_ratio,low,high, one ro
     CHECK(rows.back() == "1073741824,0,0,0");
 
     params.format = Format::text;
-    params.cache_bytes = parse_byte_size("--cache", "32K");
+    params.caches = {parse_byte_size("--cache", "32K")};
     std::ostringstream text;
     report_mrc(d, params, text);
     CHECK(text.str().find("cache 32 KiB (512 lines): miss ratio 1.0000") != std::string::npos);
@@ -393,7 +419,7 @@ TEST_CASE("--mrc report: CSV has exactly cache_bytes,miss_ratio,low,high, one ro
     bare.locality = {};
     std::ostringstream unused;
     CHECK_THROWS_AS(report_mrc(dataset_of(bare), params, unused), ProfileError);
-    params.cache_bytes = 32;  // below one line
+    params.caches = {32};  // below one line
     CHECK_THROWS_AS(report_mrc(d, params, unused), std::invalid_argument);
 }
 
@@ -403,7 +429,7 @@ TEST_CASE("--mrc --plot: gnuplot draws the curve into a PNG") {
     const std::string file =
         (std::filesystem::temp_directory_path() / ("sprof_test_mrc." + std::to_string(getpid()) + ".png")).string();
     MrcParams params;
-    params.cache_bytes = 32768;
+    params.caches = {32768};
     plot_mrc(dataset_of(p), params, file);
     std::ifstream png(file, std::ios::binary);
     char magic[8] = {};
