@@ -85,8 +85,10 @@ std::vector<ReportKind> make_report_kinds() {
                        }},
         .details = "auto: change points of the per-interval vectors (function time shares and\n"
                    "rates), no phase shorter than --min-phase intervals; recurring behaviour gets\n"
-                   "one label (A B A B). func:NAME: the runs in which function NAME keeps running\n"
-                   "or idle. Rates are the phase's momentary ones, over the whole phase.",
+                   "one label (A B A B). An interval counts with the share of a full one it holds\n"
+                   "(the last, cut short by the exit), and one interval unlike its neighbours is\n"
+                   "no phase. func:NAME: the runs in which function NAME keeps running or idle.\n"
+                   "Rates are the phase's momentary ones, over the whole phase.",
         .options = {{.names = "--phase-threshold",
                      .value = "F",
                      .values = 1,
