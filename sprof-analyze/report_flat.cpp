@@ -18,7 +18,7 @@ void report_flat(const Context& c) {
     t.add_column({Column::integer, "samples"});
     t.add_column({Column::fixed, "time_s", 3});
     t.add_column({Column::fixed, "time_pct", 2});
-    add_event_and_rate_columns(t, d, c.rates);
+    add_event_and_rate_columns(t, d, c.rates, c.options.ci);
     for (uint32_t f : ranked) {
         const Counts& fc = per_function[f];
         t.new_row();
@@ -27,7 +27,7 @@ void report_flat(const Context& c) {
         t.put(fc.samples);
         t.put(fc.seconds());
         t.put(all.time_ns ? std::optional<double>(100.0 * fc.time_ns / all.time_ns) : std::nullopt);
-        put_events_and_rates(t, fc, c.rates, c.options.estimator);
+        put_events_and_rates(t, fc, c.rates, c.options.estimator, c.options.ci);
     }
 
     if (c.options.format == Format::text) {
@@ -41,11 +41,11 @@ void report_flat(const Context& c) {
     Table totals;
     totals.add_column({Column::integer, "samples"});
     totals.add_column({Column::fixed, "time_s", 3});
-    add_event_and_rate_columns(totals, d, c.rates);
+    add_event_and_rate_columns(totals, d, c.rates, c.options.ci);
     totals.new_row();
     totals.put(all.samples);
     totals.put(all.seconds());
-    put_events_and_rates(totals, all, c.rates, c.options.estimator);
+    put_events_and_rates(totals, all, c.rates, c.options.estimator, c.options.ci);
     write_table(c, t, "functions", {{"total", totals.to_json().at(0)}});
 }
 

@@ -102,7 +102,7 @@ TEST_CASE("cli: usage errors are one line, in sprof's words") {
         {{"--export", "chrome-trace"}, "--export chrome-trace needs an output file"},
         {{"--export", "pdf", "x.json", "a.sprof"}, "unknown export format 'pdf' (use chrome-trace)"},
         {{"--plot", "x.pdf", "a.sprof"}, "--plot writes FILE.png or FILE.svg, not 'x.pdf'"},
-        {{"help", "nosuch"}, "no report or output named 'nosuch' (see sprof --help)"},
+        {{"help", "nosuch"}, "no report, output or option named 'nosuch' (see sprof --help)"},
     };
     for (const auto& [args, message] : cases) {
         CAPTURE(args.empty() ? std::string("(none)") : args.front());
