@@ -136,7 +136,7 @@ TEST_CASE("run options: the environment carries every runtime option, and names 
     for (const auto& [k, v] : env) names.push_back(k);
     CHECK(names == std::vector<std::string>{"SPROF_EVENTS", "SPROF_SLOTS", "SPROF_SAMPLE_INTERVAL",
                                             "SPROF_HIST_SAMPLES", "SPROF_HIST_INTERVAL", "SPROF_OUTPUT",
-                                            "SPROF_CONTROL", "SPROF_BACKEND", "SPROF_LOCALITY",
+                                            "SPROF_CONTROL", "SPROF_BACKEND", "SPROF_ROTATION", "SPROF_ROTATION_SEED", "SPROF_LOCALITY",
                                             "SPROF_LINE_SIZE", "SPROF_LOCALITY_SEED"});
     for (const auto& [k, v] : env) setenv(k.c_str(), v.c_str(), 1);
     RunOptions back = from_environment();
