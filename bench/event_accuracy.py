@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Per-function accuracy with every counting event this machine has on 2
-slots: selfcount's four functions (calls of 5 to 20 sampling intervals)
+"""Per-function accuracy with every counting event this machine has on 2 slots.
+
+selfcount's four functions (calls of 5 to 20 sampling intervals)
 count every event themselves with their own perf_event_open counters; the
 profile's per-function estimates are compared with those counts, for both
 estimators, with the round-robin rotation (before) and the shuffled one
@@ -23,7 +24,7 @@ import sys
 
 import truth_runs as tr
 
-MIN_TRUTH = 100
+MIN_TRUTH = tr.MIN_TRUTH
 TARGET_PCT = 5.0
 ROTATIONS = tr.ROTATIONS
 
@@ -52,7 +53,7 @@ def fmt(x):
 
 
 def report(rows, runs, seconds, events, failures, baseline):
-    print(__doc__.split("usage:")[0].split("\n", 1)[1].strip() + "\n")
+    print(__doc__.split("usage:")[0].split("\n", 2)[2].strip() + "\n")
     print(f"{runs} runs per rotation, {seconds} s of CPU time each, `sprof_lib` and `sprof_pt` in turn, sampling "
           f"every 10 ms, the {len(events)} events {', '.join(f'`{e}`' for e in events)} on 2 slots (each live "
           f"{2 / len(events):.0%} of the time)" + (f"; failed: {'; '.join(failures)}" if failures else "") + ".\n")

@@ -18,6 +18,10 @@ import measure
 
 ESTIMATORS = ("coverage", "carry")
 ROTATIONS = ("round-robin", "shuffled")  # before and after the shuffled rotation
+# Relative errors only for (function, event) pairs with at least this many
+# true events: a function that makes an event by accident (one stray page
+# fault) has no meaningful relative error.
+MIN_TRUTH = 100
 SOFTWARE_EVENTS = ("task-clock", "cpu-clock", "page-faults", "minor-faults", "major-faults", "context-switches",
                    "cpu-migrations", "alignment-faults", "emulation-faults")
 KERNEL_ONLY = ("context-switches", "cpu-migrations")  # refused to a user who may count user space only
@@ -141,11 +145,17 @@ def before_and_after(data_dir, runs, one_run):
     return rows, failures
 
 
-def relative_error(row):
-    """|estimate − truth| / truth in percent; None where the truth is 0 or the estimate unknown."""
-    if row["truth"] <= 0 or row["estimate"] is None:
+def signed_error(row):
+    """(estimate − truth) / truth in percent; None below MIN_TRUTH or for an unknown estimate."""
+    if row["truth"] < MIN_TRUTH or row["estimate"] is None:
         return None
-    return 100 * abs(row["estimate"] - row["truth"]) / row["truth"]
+    return 100 * (row["estimate"] - row["truth"]) / row["truth"]
+
+
+def relative_error(row):
+    """|signed_error|."""
+    e = signed_error(row)
+    return None if e is None else abs(e)
 
 
 def covered(row):

@@ -44,13 +44,14 @@ TEST_CASE("confidence: a ratio estimator's interval, computed by hand") {
     REQUIRE(s);
     CHECK(s->value == doctest::Approx(50));
     CHECK(*s->sd_own == doctest::Approx(10));
-    // The time: one entry, k/n = 0.1 < 1/4, so 1/4 of an interval²: sd 5 of 100.
-    CHECK(*time_relative_sd(kFunction) == doctest::Approx(0.05));
-    // sd² = 10² + (50 × 0.05)² = 106.25.
+    // The time: one entry, k/n = 0.1 < 1/6, so 1/6 of an interval²: variance
+    // 100/6 of a time of 100.
+    CHECK(*time_relative_sd(kFunction) == doctest::Approx(std::sqrt(100.0 / 6) / 100));
+    // sd² = 10² + 50² × (100/6) / 100² = 100 + 25/6.
     const auto b = confidence_interval(kCell, kFunction, Estimator::coverage);
     REQUIRE(b);
-    CHECK(b->low == doctest::Approx(50 - kZ95 * std::sqrt(106.25)));
-    CHECK(b->high == doctest::Approx(50 + kZ95 * std::sqrt(106.25)));
+    CHECK(b->low == doctest::Approx(50 - kZ95 * std::sqrt(100 + 25.0 / 6)));
+    CHECK(b->high == doctest::Approx(50 + kZ95 * std::sqrt(100 + 25.0 / 6)));
     // Several functions' sums: the time is exact.
     const EstimateBasis total{.samples = 10, .time_ns = 100, .entries = 3, .one_function = false};
     CHECK(*time_relative_sd(total) == 0.0);

@@ -82,7 +82,7 @@ std::optional<double> time_relative_sd(const EstimateBasis& b) {
     if (b.entries == kUnknownEntries || b.samples == 0 || b.time_ns == 0) return std::nullopt;
     const double n = static_cast<double>(b.samples), k = static_cast<double>(std::min(b.entries, b.samples));
     const double mean_interval = static_cast<double>(b.time_ns) / n;
-    const double per_entry = std::max(0.25, k / n);
+    const double per_entry = std::max(1.0 / 6, k / n);
     return std::sqrt(per_entry * k) * mean_interval / static_cast<double>(b.time_ns);
 }
 

@@ -52,12 +52,13 @@ std::optional<double> estimate(const EventCell& c, const EstimateBasis& b, Estim
 //   error is the coverage estimate's plus the distance between the two
 //   estimates (an estimate of carry-forward's bias).
 // * the time's: which samples landed in the function. A sampling interval
-//   is charged to the function it ended in; each entry into the function
-//   misplaces its boundary by up to one interval, variance c·x̄² per entry
-//   with c = max(1/4, k/n) (a boundary's count of samples varies by φ(1−φ) ≤
-//   1/4 of an interval when visits last longer than one; visits shorter
-//   than an interval are sampled or not, variance up to one interval each).
-//   Shared by every event of the same function; zero for several functions.
+//   is charged to the function it ended in, so a visit of length L gets
+//   s·(U₁ − U₂) more or less than L, U₁ and U₂ where its two ends fall in
+//   their intervals: variance x̄²/6 per visit when those are uniform and
+//   independent. A visit shorter than an interval is sampled or not:
+//   variance up to x̄² each. So c·x̄² per entry, c = max(1/6, k/n) (k/n
+//   nears 1 as visits shorten). Shared by every event of the same
+//   function; zero for several functions.
 struct EstimateSpread {
     double value = 0;
     std::optional<double> sd_own;  // standard deviation of its own error, in counts
