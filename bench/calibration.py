@@ -9,6 +9,7 @@ section on stdout.
 
 usage: calibration.py BUILD_DIR DATA_DIR RUNS
 """
+import math
 import os
 import statistics
 import sys
@@ -47,6 +48,15 @@ def pct(x):
     return "–" if x is None else f"{100 * x:.1f} %"
 
 
+def rms_z(rows):
+    """The root mean square of (estimate − truth) / sd, sd = the interval's
+    upper half-width / 1.96: 1 when the intervals are as wide as the errors
+    need, below 1 when they are wider (conservative)."""
+    z = [(r["estimate"] - r["truth"]) / ((r["high"] - r["estimate"]) / 1.96) for r in rows
+         if r["high"] is not None and r["estimate"] is not None and r["high"] > r["estimate"]]
+    return f"{math.sqrt(sum(v * v for v in z) / len(z)):.2f}" if z else "–"
+
+
 def relative_half_width(rows):
     widths = [(r["high"] - r["low"]) / 2 / r["estimate"] for r in rows
               if r["low"] is not None and r["estimate"] and r["estimate"] > 0]
@@ -80,20 +90,24 @@ def report(rows, runs, events, failures):
         print(f"| {est} | {len(sel)} | {pct(share(sel))} | {unknown} | {pct(relative_half_width(sel))} | "
               f"{pct(share(z))} of {len(z)} |")
     print("\n### Coverage per event (cases with truth > 0)\n")
-    print("| event | " + " | ".join(f"{est}: cases, covered" for est in tr.ESTIMATORS) + " |")
+    print("*rms z*: the root mean square of (estimate − truth) / sd, the sd read off the interval (upper "
+          "half-width / 1.96): 1 when the intervals are exactly as wide as the errors, below 1 when wider.\n")
+    print("| event | " + " | ".join(f"{est}: cases, covered, rms z" for est in tr.ESTIMATORS) + " |")
     print("|---|" + "---:|" * len(tr.ESTIMATORS))
     for event in events:
         cells = []
         for est in tr.ESTIMATORS:
             sel = [r for r in nonzero if r["estimator"] == est and r["event"] == event]
-            cells.append(f"{len(sel)}, {pct(share(sel))}" if sel else "none (truth 0 everywhere)")
+            cells.append(f"{len(sel)}, {pct(share(sel))}, {rms_z(sel)}" if sel else "none (truth 0 everywhere)")
         print(f"| `{event}` | " + " | ".join(cells) + " |")
     print("\n### Coverage per workload (cases with truth > 0)\n")
-    print("| workload | " + " | ".join(tr.ESTIMATORS) + " |")
+    print("| workload | " + " | ".join(f"{est}: covered, rms z" for est in tr.ESTIMATORS) + " |")
     print("|---|" + "---:|" * len(tr.ESTIMATORS))
     for kind in ("selfcount", "rhythm", "alternate"):
-        cells = [pct(share([r for r in nonzero if r["estimator"] == est and r["kind"] == kind]))
-                 for est in tr.ESTIMATORS]
+        cells = []
+        for est in tr.ESTIMATORS:
+            sel = [r for r in nonzero if r["estimator"] == est and r["kind"] == kind]
+            cells.append(f"{pct(share(sel))}, {rms_z(sel)}")
         print(f"| {kind} | " + " | ".join(cells) + " |")
     print("\n### Target\n")
     for est in tr.ESTIMATORS:
