@@ -32,11 +32,11 @@ const std::vector<OptionSpec>& shared_options() {
                  "NAME_low and NAME_high after each column NAME",
          .details =
              "Every estimated count and rate of every report (flat, --timeline, --phases,\n"
-             "--imbalance, --warp) gets its 95 % confidence interval: in text and CSV each\n"
-             "estimated column NAME is followed by NAME_low and NAME_high, JSON has the same\n"
-             "keys. Unknown stays unknown ('-', an empty CSV field, null): an unknown\n"
-             "estimate, fewer than two live samples, or a profile that does not hold the\n"
-             "spread of its deltas (written before format 1.4).\n\n"
+             "--imbalance, --warp, sprof top's CSV) gets its 95 % confidence interval: in\n"
+             "text and CSV each estimated column NAME is followed by NAME_low and NAME_high,\n"
+             "JSON has the same keys. Unknown stays unknown ('-', an empty CSV field, null):\n"
+             "an unknown estimate, fewer than two live samples, or a profile that does not\n"
+             "hold the spread of its deltas (written before format 1.4).\n\n"
              "An estimate is a rate times a function's sampled time, and has two errors:\n"
              "* its own: which samples had the event live. The collectors rotate the live\n"
              "  sets in a shuffled order, so the live samples are a random sample of the\n"

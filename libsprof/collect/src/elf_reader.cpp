@@ -64,13 +64,20 @@ std::vector<uint64_t> section_ends(Elf* elf) {
     return ends;
 }
 
-// The module's function symbols, as libdwfl gives them: the file's .symtab;
+enum class SymbolKind { function, data };
+
+bool is_kind(int type, SymbolKind kind) {
+    if (kind == SymbolKind::function) return type == STT_FUNC || type == STT_GNU_IFUNC;
+    return type == STT_OBJECT;  // a variable (thread-local ones, STT_TLS, have no address of their own)
+}
+
+// The module's function (or data) symbols, as libdwfl gives them: the file's .symtab;
 // for a stripped file the .symtab of its separate debug file, found by
 // build-id or .gnu_debuglink in the file's directory, its .debug/ and
 // /usr/lib/debug (Debian's -dbg packages), or from debuginfod when the user
 // set DEBUGINFOD_URLS; else .dynsym (exported functions only). The names
 // live as long as the Dwfl.
-std::vector<Candidate> read_function_symbols(Dwfl_Module* module) {
+std::vector<Candidate> read_symbols(Dwfl_Module* module, SymbolKind kind) {
     std::vector<Candidate> out;
     std::map<Elf*, std::vector<uint64_t>> ends;  // the symbols may come from two files
     const int count = dwfl_module_getsymtab(module);
@@ -82,8 +89,7 @@ std::vector<Candidate> read_function_symbols(Dwfl_Module* module) {
         Dwarf_Addr bias;
         const char* name = dwfl_module_getsym_info(module, i, &sym, &address, &shndx, &elf, &bias);
         if (!name || !*name || !elf) continue;
-        const int type = GELF_ST_TYPE(sym.st_info);
-        if (type != STT_FUNC && type != STT_GNU_IFUNC) continue;
+        if (!is_kind(GELF_ST_TYPE(sym.st_info), kind)) continue;
         auto [it, added] = ends.try_emplace(elf);
         if (added) it->second = section_ends(elf);
         // Special indices (undefined, absolute, common) have no section to bound them.
@@ -155,7 +161,8 @@ ObjectSymbols ObjectSymbols::load(const std::string& path) {
     Dwfl_Module* module = dwfl_report_offline(dwfl.get(), "", path.c_str(), -1);
     dwfl_report_end(dwfl.get(), nullptr, nullptr);
     if (!module) throw SymbolError(path + ": libdwfl: " + dwfl_errmsg(-1));
-    return ObjectSymbols(path, to_ranges(read_function_symbols(module)), read_load_segments(elf.get()));
+    return ObjectSymbols(path, to_ranges(read_symbols(module, SymbolKind::function)), read_load_segments(elf.get()),
+                         to_ranges(read_symbols(module, SymbolKind::data)));
 }
 
 ObjectSymbols ObjectSymbols::load_own_vdso() {
@@ -175,7 +182,7 @@ ObjectSymbols ObjectSymbols::load_own_vdso() {
         done += static_cast<size_t>(n);
     }
     ObjectSymbols read = load("/proc/self/fd/" + std::to_string(fd));
-    return ObjectSymbols("[vdso]", read.functions(), read.segments());
+    return ObjectSymbols("[vdso]", read.functions(), read.segments(), read.data());
 }
 
 }  // namespace sprof

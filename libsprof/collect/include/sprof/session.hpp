@@ -50,6 +50,8 @@ public:
     // function, written as a FUNCTION record on first use, and its link-time
     // address), and the writer the records go to.
     CodeRef code_ref(uint64_t pc);
+    // An object as the profile names it (its OBJECT record written on first use).
+    uint32_t object_id(const std::string& path);
     ProfileWriter& writer() { return writer_; }
 
     AddressSpace& address_space() { return space_; }
@@ -58,7 +60,6 @@ public:
 
 private:
     uint32_t function_id(const Resolved& r);
-    uint32_t object_id(const std::string& path);
     void flush(IntervalBuilder& b, uint64_t end_ns);
     ProfileEnd make_end(EndHow how, int value, uint64_t lost_samples) const;
     void load_address_space();
