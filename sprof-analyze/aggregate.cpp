@@ -6,22 +6,54 @@
 
 namespace sprof::analyze {
 
+namespace {
+
+uint32_t whose(uint32_t mine, uint32_t theirs) {
+    if (theirs == Counts::kNone || mine == theirs) return mine;
+    return mine == Counts::kNone ? theirs : Counts::kSeveral;
+}
+
+// A total: its time is the threads' whole, exact (see EstimateBasis).
+Counts& as_total(Counts& c) {
+    c.function = Counts::kSeveral;
+    return c;
+}
+
+}  // namespace
+
 void Counts::add(const FunctionCell& c) {
     samples += c.samples;
     time_ns += c.time_ns;
+    entries = add_entries(entries, c.entries);
+    function = whose(function, c.function);
     for (size_t e = 0; e < events.size() && e < c.events.size(); ++e) accumulate(events[e], c.events[e]);
 }
 
 void Counts::add(const Counts& c) {
     samples += c.samples;
     time_ns += c.time_ns;
+    entries = add_entries(entries, c.entries);
+    function = whose(function, c.function);
     for (size_t e = 0; e < events.size() && e < c.events.size(); ++e) accumulate(events[e], c.events[e]);
+}
+
+EstimateBasis Counts::basis() const {
+    return {samples, time_ns, entries, function != kSeveral && function != kNone};
 }
 
 std::vector<std::optional<double>> estimate_events(const Counts& c, Estimator e) {
     std::vector<std::optional<double>> out;
     out.reserve(c.events.size());
-    for (const auto& cell : c.events) out.push_back(estimate(cell, c.time_ns, e));
+    const EstimateBasis b = c.basis();
+    for (const auto& cell : c.events) out.push_back(estimate(cell, b, e));
+    return out;
+}
+
+std::vector<std::optional<EstimateSpread>> estimate_spreads(const Counts& c, Estimator e) {
+    std::vector<std::optional<EstimateSpread>> out;
+    out.reserve(c.events.size());
+    const EstimateBasis b = c.basis();
+    for (const auto& cell : c.events) out.push_back(estimate_spread(cell, b, e));
     return out;
 }
 
@@ -67,7 +99,7 @@ Counts total(const Dataset& d, std::span<const uint32_t> intervals) {
     Counts t(d.events.size());
     for (uint32_t i : intervals)
         for (const FunctionCell& c : d.intervals[i].cells) t.add(c);
-    return t;
+    return as_total(t);
 }
 
 Counts total(const Dataset& d, std::span<const TimeRow> rows) {
@@ -75,13 +107,13 @@ Counts total(const Dataset& d, std::span<const TimeRow> rows) {
     for (const TimeRow& r : rows)
         for (uint32_t i : r.intervals)
             for (const FunctionCell& c : d.intervals[i].cells) t.add(c);
-    return t;
+    return as_total(t);
 }
 
 Counts total(const std::vector<Counts>& per_function, size_t n_events) {
     Counts t(n_events);
     for (const auto& c : per_function) t.add(c);
-    return t;
+    return as_total(t);
 }
 
 std::vector<uint32_t> ranked_functions(const Dataset& d, const std::vector<Counts>& per_function) {

@@ -104,9 +104,9 @@ void reject_unknown_options(const CLI::App& app) {
 std::string help_on(const std::vector<std::string>& names, const Options& o) {
     if (names.empty()) return o.report_given ? report_help(*find_report_kind(o.report)) : general_help();
     if (names.size() > 1) throw UsageError("help takes one report or output name, not " + std::to_string(names.size()));
-    const ReportKind* k = find_report_kind(names.front());
-    if (!k) throw UsageError("no report or output named '" + names.front() + "' (see sprof --help)");
-    return report_help(*k);
+    if (const ReportKind* k = find_report_kind(names.front())) return report_help(*k);
+    if (auto h = shared_option_help(names.front())) return *h;
+    throw UsageError("no report, output or option named '" + names.front() + "' (see sprof --help)");
 }
 
 // After the whole line: reports' own checks, then own options without their report.

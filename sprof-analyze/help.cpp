@@ -68,4 +68,15 @@ std::string report_help(const ReportKind& k) {
                        own.empty() ? "" : "\nIts own options:\n", own);
 }
 
+std::optional<std::string> shared_option_help(const std::string& name) {
+    for (const auto& s : shared_options())
+        if (!s.details.empty() && (long_name(s) == name || long_name(s) == "--" + name)) {
+            std::string summary = s.help;
+            std::replace(summary.begin(), summary.end(), '\n', ' ');
+            return fmt::format("usage: sprof [REPORT] {} [OPTION...] PROFILE...\n{}: {}\n\n{}\n", usage_of(s),
+                               long_name(s), summary, s.details);
+        }
+    return std::nullopt;
+}
+
 }  // namespace sprof::analyze

@@ -29,6 +29,7 @@ struct Options {
     bool report_given = false;         // a report was asked for explicitly
     std::vector<std::string> outputs;  // names of the output kinds asked for (--plot, --export)
     Estimator estimator = Estimator::coverage;
+    bool ci = false;  // --ci: a 95 % confidence interval beside every estimate
     Format format = Format::text;
     size_t top = 0;  // 0 = all
     std::vector<std::string> rates;

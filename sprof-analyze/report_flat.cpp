@@ -14,12 +14,12 @@ void report_flat(const Context& c) {
 
     Table t;
     add_function_columns(t);
-    add_event_and_rate_columns(t, d, c.rates);
+    add_event_and_rate_columns(t, d, c.rates, c.options.ci);
     for (uint32_t f : ranked) {
         const Counts& fc = per_function[f];
         t.new_row();
         put_function(t, d, f, fc, all);
-        put_events_and_rates(t, fc, c.rates, c.options.estimator);
+        put_events_and_rates(t, fc, c.rates, c.options.estimator, c.options.ci);
     }
 
     if (c.options.format == Format::text) {
@@ -33,11 +33,11 @@ void report_flat(const Context& c) {
     Table totals;
     totals.add_column({Column::integer, "samples"});
     totals.add_column({Column::fixed, "time_s", 3});
-    add_event_and_rate_columns(totals, d, c.rates);
+    add_event_and_rate_columns(totals, d, c.rates, c.options.ci);
     totals.new_row();
     totals.put(all.samples);
     totals.put(all.seconds());
-    put_events_and_rates(totals, all, c.rates, c.options.estimator);
+    put_events_and_rates(totals, all, c.rates, c.options.estimator, c.options.ci);
     write_table(c, t, "functions", {{"total", totals.to_json().at(0)}});
 }
 

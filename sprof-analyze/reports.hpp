@@ -55,9 +55,20 @@ void add_function_columns(Table& t);
 void put_function(Table& t, const Dataset& d, uint32_t f, const Counts& counts, const Counts& all);
 
 // Columns shared by the reports: one per event (named exactly as the event),
-// then one per rate; and the matching values.
-void add_event_and_rate_columns(Table& t, const Dataset& d, const RateSet& rates);
-void put_events_and_rates(Table& t, const Counts& counts, const RateSet& rates, Estimator e);
+// then one per rate; and the matching values. With `ci` every estimated
+// column NAME is followed by NAME_low and NAME_high, its 95 % confidence
+// interval (unknown where the estimate or its spread is).
+void add_event_and_rate_columns(Table& t, const Dataset& d, const RateSet& rates, bool ci);
+void put_events_and_rates(Table& t, const Counts& counts, const RateSet& rates, Estimator e, bool ci);
+// The event columns alone, made like `like` (its kind and precision), and
+// their values; put_events returns what it put, for the rates.
+void add_event_columns(Table& t, const Dataset& d, bool ci, Column like);
+std::vector<std::optional<EstimateSpread>> put_events(Table& t, const Counts& counts, Estimator e, bool ci);
+// The rate columns alone, and their values.
+void add_rate_columns(Table& t, const RateSet& rates, bool ci);
+void put_rates(Table& t, const Counts& counts, const RateSet& rates, Estimator e, bool ci);
+void put_rates(Table& t, const Counts& counts, const RateSet& rates,
+               const std::vector<std::optional<EstimateSpread>>& spreads, bool ci);
 
 // Writes a table in the chosen format; JSON wraps it as {"<key>": rows, …meta}.
 void write_table(const Context& c, const Table& t, const char* key, Json meta = Json::object());

@@ -78,6 +78,42 @@ assert len(live) == 4 and all(abs(f - 0.5) <= 0.02 for f in live), live' ||
         fail "$collector: the events were not live 2 of 4 of the time"
 }
 
+# ci_vs_truth COLLECTOR SECONDS: every counting event this user has (root:
+# the software events and msr/tsc/; a user: those of user space) on 2 slots,
+# selfcount's four functions counting their own; `sprof --ci` must give
+# every estimate a 95 % interval (NAME_low, NAME_high), and the intervals
+# must cover the truth, for both estimators, in the flat profile; the time
+# line and the JSON carry the same columns.
+ci_vs_truth() {
+    local collector=$1 seconds=$2 events
+    events=$(choose_events task-clock,cpu-clock,page-faults,minor-faults,major-faults,context-switches,cpu-migrations,alignment-faults,emulation-faults \
+                           task-clock,cpu-clock,page-faults,minor-faults,major-faults,alignment-faults,emulation-faults)
+    # msr/tsc/ where the kernel has the msr PMU and the user may count the kernel.
+    if [ "$UNPRIVILEGED" = 0 ] && [ -e /sys/bus/event_source/devices/msr/events/tsc ]; then events=$events,msr/tsc/; fi
+    "$BIN/$collector" -e "$events" --slots 2 -o ci.sprof \
+        "$WORK/selfcount" -t "$seconds" -m 10 -d "$SCRATCH" -e "$events" -o truth.txt
+    for est in coverage carry; do
+        "$BIN/sprof" --ci --format csv --estimator $est ci.sprof > ci-$est.csv
+        python3 "$HERE/check_ci.py" ci-$est.csv truth.txt "$events" "$collector/$est"
+    done
+    "$BIN/sprof" --ci --timeline --by-function --format csv ci.sprof > timeline.csv
+    "$BIN/sprof" --ci --format json ci.sprof > flat.json
+    python3 - timeline.csv flat.json "$events" <<'PY' || fail "$collector: the time line or the JSON lack the intervals"
+import csv, json, sys
+rows, doc, events = list(csv.DictReader(open(sys.argv[1]))), json.load(open(sys.argv[2])), sys.argv[3].split(",")
+for e in events:
+    assert e + "_low" in rows[0] and e + "_high" in rows[0], e
+    assert e + "_low" in doc["functions"][0] and e + "_high" in doc["functions"][0], e
+    assert e + "_low" in doc["total"], e
+# A row's interval holds its estimate wherever both are known.
+for r in rows:
+    for e in events:
+        if r[e] and r[e + "_low"]:
+            assert float(r[e + "_low"]) <= float(r[e]) <= float(r[e + "_high"]), (r["interval"], r["function"], e)
+print(f"time line: {len(rows)} rows with intervals; JSON: the same keys")
+PY
+}
+
 # threads_vs_truth COLLECTOR [THREADS]: three threads working 1:2:3, each in
 # its own function; their time shares against their own CPU clocks, and a
 # thread record for each worker — exactly THREADS records when given (the main

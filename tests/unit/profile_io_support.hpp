@@ -36,6 +36,8 @@ inline Profile sample_profile() {
     p.header.hist_samples = 100;
     p.header.hist_interval_ns = 0;
     p.header.slots = 1;
+    p.header.rotation = "shuffled";
+    p.header.rotation_seed = 0xfedcba9876543210ull;
     p.header.events = {{"task-clock", true}, {"page-faults", false}};
     p.objects = {{0, "/usr/bin/app"}, {1, "[vdso]"}};
     p.functions = {{0, 0, 0x1000, 0x1080, "_Z4workv"},
@@ -48,6 +50,14 @@ inline Profile sample_profile() {
     Interval b{.tid = 4243, .seq = 0, .start_ns = 5, .end_ns = 80'000'005, .cells = {}};
     b.cells.push_back({1, 80, 80'000'000, {{80'000'000, 80'000'000, 2.5}, {0, 0, NAN}}});
     Interval c{.tid = 4242, .seq = 1, .start_ns = 100'000'000, .end_ns = 200'000'000, .cells = {}};
+    // The spread and the entries (format 1.4).
+    a.cells[0].entries = 7;
+    a.cells[0].events[0].sq = 4.5e7;
+    a.cells[0].events[1].sq = 0.125;
+    a.cells[0].events[1].entry_count = 2;
+    a.cells[0].events[1].entry_coverage_ns = 1'000'000;
+    a.cells[0].events[1].entry_sq = 0.0625;
+    b.cells[0].entries = 1;
     p.intervals = {a, b, c};
     p.end = {.present = true, .exit_status = 128 + 9, .samples = 180, .lost_samples = 3};
     return p;
@@ -77,6 +87,8 @@ inline void check_equal(const Profile& got, const Profile& want) {
     CHECK(g.hist_samples == w.hist_samples);
     CHECK(g.hist_interval_ns == w.hist_interval_ns);
     CHECK(g.slots == w.slots);
+    CHECK(g.rotation == w.rotation);
+    CHECK(g.rotation_seed == w.rotation_seed);
     REQUIRE(g.events.size() == w.events.size());
     for (size_t i = 0; i < w.events.size(); ++i) {
         CHECK(g.events[i].name == w.events[i].name);
@@ -120,7 +132,12 @@ inline void check_equal(const Profile& got, const Profile& want) {
                 CHECK(gi.cells[j].events[k].count == wi.cells[j].events[k].count);
                 CHECK(gi.cells[j].events[k].coverage_ns == wi.cells[j].events[k].coverage_ns);
                 CHECK(same_carry(gi.cells[j].events[k].carry, wi.cells[j].events[k].carry));
+                CHECK(gi.cells[j].events[k].sq == wi.cells[j].events[k].sq);
+                CHECK(gi.cells[j].events[k].entry_count == wi.cells[j].events[k].entry_count);
+                CHECK(gi.cells[j].events[k].entry_coverage_ns == wi.cells[j].events[k].entry_coverage_ns);
+                CHECK(gi.cells[j].events[k].entry_sq == wi.cells[j].events[k].entry_sq);
             }
+            CHECK(gi.cells[j].entries == wi.cells[j].entries);
         }
     }
     CHECK(got.end.present == want.end.present);

@@ -112,7 +112,7 @@ TEST_CASE("cli: usage errors are one line, in sprof's words") {
         {{"--export", "plot", "x.png", "a.sprof"}, "unknown export format 'plot' (use chrome-trace, pprof or gecko)"},
         {{"--mrc", "--export", "pprof", "x.pb.gz", "a.sprof"}, "--export does not apply to --mrc"},
         {{"--plot", "x.pdf", "a.sprof"}, "--plot writes FILE.png or FILE.svg, not 'x.pdf'"},
-        {{"help", "nosuch"}, "no report or output named 'nosuch' (see sprof --help)"},
+        {{"help", "nosuch"}, "no report, output or option named 'nosuch' (see sprof --help)"},
         {{"--cache", "32K", "a.sprof"}, "--cache needs --mrc, --misses, --use, --data or --reuse-pairs"},
         {{"--by", "function", "--mrc", "a.sprof"}, "--by needs --misses, --use, --data or --reuse-pairs"},
         {{"--misses", "--cache", "32K,lots", "a.sprof"}, "--cache takes a size like 32K, 1M or 4096 (bytes), not 'lots'"},

@@ -24,14 +24,26 @@ void IntervalBuilder::add(uint32_t function, const RawSample& s) {
     ++samples_;
     last_ns_ = s.wall_ns;
     cell.time_ns += s.ref_ns;
+    // An entry: the thread's previous sample was elsewhere (or there was
+    // none), so this sampling interval began in another function.
+    const bool entry = !last_function_ || *last_function_ != function;
+    last_function_ = function;
+    cell.entries += entry;
     for (unsigned e = 0; e < n_; ++e) {
         EventCell& ec = cell.events[e];
         double carried;
         if (s.live_mask & (1u << e)) {
             const uint64_t cover = s.coverage(e);
             const auto delta = static_cast<double>(s.delta[e]);
+            const double spread = cover ? delta * delta / static_cast<double>(cover) : 0.0;
             ec.count += s.delta[e];
             ec.coverage_ns += cover;
+            ec.sq += spread;
+            if (entry) {
+                ec.entry_count += s.delta[e];
+                ec.entry_coverage_ns += cover;
+                ec.entry_sq += spread;
+            }
             if (cover >= s.ref_ns) {
                 carried = last_delta_[e] = delta;
             } else if (2 * cover >= s.ref_ns) {

@@ -38,6 +38,10 @@ enum Type : uint32_t {
 constexpr size_t kIntervalFixedSize = 4 + 4 + 8 + 8 + 4 + 4;
 constexpr size_t kCellFixedSize = 4 + 8 + 8;
 constexpr size_t kEventCellSize = 8 + 8 + 8;
+// The spread block after the cells (minor 4): per cell its entries, and per
+// event sq, entry_count, entry_coverage_ns, entry_sq.
+constexpr size_t kCellSpreadFixedSize = 8;
+constexpr size_t kEventSpreadSize = 8 + 8 + 8 + 8;
 
 // One sample of a REUSE_SAMPLES record: tid, window, distance, sample
 // (function, address), trigger (function, address), data address, size, flags.

@@ -60,6 +60,8 @@ void put_header(Encoder& e, const ProfileHeader& h) {
     e.u32(h.ranks);
     e.str(h.job_id);
     e.str(h.launcher);
+    e.str(h.rotation);
+    e.u64(h.rotation_seed);
     e.end_record();
 }
 
@@ -119,6 +121,15 @@ void put_interval(Encoder& e, const Interval& iv, size_t n_events, uint32_t n_fu
             e.u64(ev.count);
             e.u64(ev.coverage_ns);
             e.f64(ev.carry);
+        }
+    }
+    for (const auto& c : iv.cells) {
+        e.u64(c.entries);
+        for (const auto& ev : c.events) {
+            e.f64(ev.sq);
+            e.u64(ev.entry_count);
+            e.u64(ev.entry_coverage_ns);
+            e.f64(ev.entry_sq);
         }
     }
     e.end_record();
