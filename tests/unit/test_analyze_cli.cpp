@@ -113,13 +113,15 @@ TEST_CASE("cli: usage errors are one line, in sprof's words") {
         {{"--mrc", "--export", "pprof", "x.pb.gz", "a.sprof"}, "--export does not apply to --mrc"},
         {{"--plot", "x.pdf", "a.sprof"}, "--plot writes FILE.png or FILE.svg, not 'x.pdf'"},
         {{"help", "nosuch"}, "no report, output or option named 'nosuch' (see sprof --help)"},
-        {{"--cache", "32K", "a.sprof"}, "--cache needs --mrc, --misses, --use, --data or --reuse-pairs"},
-        {{"--by", "function", "--mrc", "a.sprof"}, "--by needs --misses, --use, --data or --reuse-pairs"},
+        {{"--cache", "32K", "a.sprof"}, "--cache needs --mrc, --misses, --use, --data, --reuse-pairs or --html"},
+        {{"--by", "function", "--mrc", "a.sprof"}, "--by needs --misses, --use, --data, --reuse-pairs or --html"},
         {{"--misses", "--cache", "32K,lots", "a.sprof"}, "--cache takes a size like 32K, 1M or 4096 (bytes), not 'lots'"},
         {{"--use", "--line-size", "96", "a.sprof"}, "--line-size takes a power of two up to 1048576 (bytes), not '96'"},
         {{"--data", "--by", "file", "a.sprof"}, "--by takes function, line or instruction, not 'file'"},
         {{"--misses", "--use", "a.sprof"}, "--use cannot be combined with another report"},
         {{"--reuse-pairs", "--plot", "x.png", "a.sprof"}, "--plot and --export do not apply to the locality views"},
+        {{"--html", "site", "--export", "pprof", "x.pb.gz", "a.sprof"}, "--plot and --export do not apply to the locality views"},
+        {{"--html"}, "--html needs a value"},
     };
     for (const auto& [args, message] : cases) {
         CAPTURE(args.empty() ? std::string("(none)") : args.front());
