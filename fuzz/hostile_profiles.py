@@ -130,6 +130,25 @@ def many_rows(n):
     return out + end(0)
 
 
+def many_samples():
+    """An interval of eleven days whose one cell claims 10^12 samples: the
+    Gecko export writes samples one by one, so it must stop at its bound."""
+    ev = [(10**12, 10**15, float('nan'))]
+    out = file_header() + header([('page-faults', False)]) + function(0, 'work')
+    return out + interval(1, 0, 0, 10**15, [(0, 10**12, 10**15, ev)], 1) + end(10**12)
+
+
+def samples_300k():
+    """Not hostile, only large: 300,000 samples of 10 ms in 6,000 intervals of
+    functions a, b, c at 25:17:8, more than a Gecko export holds."""
+    ev = lambda n: [(n, n * 10_000_000, float('nan'))]
+    out = file_header() + header([('page-faults', False)])
+    out += function(0, 'a') + function(1, 'b') + function(2, 'c')
+    cells = [(f, n, n * 10_000_000, ev(n)) for f, n in ((0, 25), (1, 17), (2, 8))]
+    out += b''.join(interval(1, i, i * 500_000_000, (i + 1) * 500_000_000, cells, 1) for i in range(6000))
+    return out + end(300_000)
+
+
 def locality_records():
     """Minor version 3: every kind of locality record, a window and a curve in
     two parts, samples with and without reuse (a seed for the fuzzer)."""
@@ -198,6 +217,8 @@ FILES = {
     'unused-functions.sprof': lambda: unused_functions(40_000, 1_000),
     'parts-many.sprof': lambda: many_parts(20_000, 100_000),
     'rows-many.sprof': lambda: many_rows(100_000),
+    'samples-many.sprof': many_samples,
+    'samples-300k.sprof': samples_300k,
     'locality-records.sprof': locality_records,
     'locality-detail.sprof': locality_detail,
 }

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <utility>
 
 #include <CLI/CLI.hpp>
 
@@ -19,10 +20,7 @@ namespace {
 bool chosen(const Options& o, const ReportKind& k) { return k.output ? o.wants_output(k.name) : o.report == k.name; }
 
 void choose(Options& o, const ReportKind& k) {
-    if (k.output) {
-        if (!o.wants_output(k.name)) o.outputs.push_back(k.name);
-        return;
-    }
+    if (k.output) return o.add_output(k.name);
     if (o.report_given && o.report != k.name)
         throw UsageError(long_name(k.option) + " cannot be combined with another report");
     o.report = k.name;
@@ -64,6 +62,8 @@ const OptionSpec* find_spec(const std::string& name) {
         for (const auto& s : k.options)
             if (named(s)) return &s;
     }
+    for (const auto& g : group_options())
+        if (named(g.option)) return &g.option;
     return nullptr;
 }
 
@@ -117,6 +117,21 @@ void check_reports(const CLI::App& app, const Options& o) {
         for (const auto& s : k.options)
             if (!chosen(o, k) && app.get_option(long_name(s))->count() > 0)
                 throw UsageError(long_name(s) + " needs " + long_name(k.option));
+    for (const auto& g : group_options()) {
+        if (app.get_option(long_name(g.option))->count() == 0) continue;
+        std::vector<std::string> reports;
+        bool taken = false;
+        for (const auto& name : g.reports) {
+            const ReportKind& k = *find_report_kind(name);
+            taken |= chosen(o, k);
+            reports.push_back(long_name(k.option));
+        }
+        if (taken) continue;
+        std::string list;  // "--mrc, --misses or --use"
+        for (size_t i = 0; i < reports.size(); ++i)
+            list += (i == 0 ? "" : i + 1 == reports.size() ? " or " : ", ") + reports[i];
+        throw UsageError(long_name(g.option) + " needs " + list);
+    }
 }
 
 }  // namespace
@@ -129,16 +144,25 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
     app.set_help_flag("-h,--help");
     app.add_option("PROFILE", o.profiles);
     for (const auto& s : shared_options()) add(app, o, s);
+    bool export_added = false;
     for (const auto& k : report_kinds()) {
-        if (!k.option.names.empty()) add(app, o, k.option, [&k](Options& opts) { choose(opts, k); });
+        if (k.exported) {  // one --export KIND FILE for every format; its setter chooses
+            if (!std::exchange(export_added, true)) add(app, o, k.option);
+        } else if (!k.option.names.empty()) {
+            add(app, o, k.option, [&k](Options& opts) { choose(opts, k); });
+        }
         for (const auto& s : k.options) add(app, o, s);
     }
+    for (const auto& g : group_options()) add(app, o, g.option);
     std::vector<std::string> help_names;
     CLI::App* help = app.add_subcommand("help")->fallthrough();  // sprof help --phases
     help->add_option("NAME", help_names);
 
-    check_values(args);
-    std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 reads the line from the back
+    // `sprof top PROFILE`, the name perf users know, is `sprof --follow PROFILE`.
+    std::vector<std::string> words = args;
+    if (!words.empty() && words.front() == "top") words.front() = "--follow";
+    check_values(words);
+    std::vector<std::string> reversed(words.rbegin(), words.rend());  // CLI11 reads the line from the back
     try {
         app.parse(reversed);
     } catch (const CLI::CallForHelp&) {

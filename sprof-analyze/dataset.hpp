@@ -3,7 +3,10 @@
 // processes and MPI ranks of one run add up. Every report reads this.
 #pragma once
 #include <cstdint>
+#include <map>
 #include <string>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "sprof/profile.hpp"
@@ -17,6 +20,7 @@ struct FunctionInfo {
     std::string name;    // demangled; "[unknown] OBJECT" for a PC in no known function of OBJECT
     std::string symbol;  // as in the symbol table
     std::string object;  // full path ("" when unknown)
+    uint64_t start = 0;  // link-time address of its first byte (0 for the [unknown] bucket)
 };
 
 struct Source {
@@ -60,6 +64,39 @@ Dataset subset(const Dataset& d, const std::vector<uint32_t>& sources);
 
 // Merges profiles already in memory (the sources' intervals are moved out).
 Dataset merge_profiles(std::vector<Source> sources);
+
+// The numbering of a merged dataset, made one source at a time: events are
+// matched by name, functions by (object path, symbol name), so threads,
+// processes and MPI ranks of one run add up. merge_profiles adds every
+// source before the first interval; sprof top adds each image of a run as it
+// starts and its intervals as they are read.
+class DatasetMerger {
+public:
+    explicit DatasetMerger(Dataset& d) : d_(d) {}
+    DatasetMerger(const DatasetMerger&) = delete;
+    DatasetMerger& operator=(const DatasetMerger&) = delete;
+
+    // A new source with these events (new names join the dataset's); returns
+    // its number for the calls below.
+    size_t add_source(const ProfileHeader& h);
+    // The dataset's index of function f of the source's profile `p` (its
+    // functions so far); throws ProfileError naming `path` and `what` when p
+    // has no function f.
+    uint32_t function(size_t source, const Profile& p, uint32_t f, const std::string& path, const char* what);
+    // An interval of the source's profile in the dataset's numbering: its
+    // cells' functions, and their events in the dataset's order.
+    void remap(size_t source, const Profile& p, Interval& iv, const std::string& path);
+
+private:
+    struct Slot {
+        std::vector<size_t> events;       // the source's event e → the dataset's
+        std::vector<uint32_t> functions;  // the source's function f → the dataset's, or unmapped
+    };
+    Dataset& d_;
+    std::unordered_map<std::string, size_t> event_index_;
+    std::map<std::pair<std::string, std::string>, uint32_t> function_ids_;
+    std::vector<Slot> slots_;
+};
 
 // How profiles are loaded. Reports that look at profiles as a whole (flat,
 // imbalance) need no time line: `fold` sums each profile's intervals into

@@ -1,5 +1,7 @@
 #include "help.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 namespace sprof::analyze {
@@ -44,6 +46,7 @@ std::string general_help() {
     shared += line("-h, --help", "this text");
     return fmt::format(
         "usage: sprof [REPORT] [OUTPUT...] [OPTION...] PROFILE...\n"
+        "       sprof top [OPTION...] PROFILE   (live, as --follow)\n"
         "       sprof help NAME\n"
         "Reports on one or more sprof profiles (merged: threads, processes, MPI ranks).\n\n"
         "Reports (one at a time; the flat profile when none is given):\n{}"
@@ -58,6 +61,8 @@ std::string general_help() {
 std::string report_help(const ReportKind& k) {
     std::string own;
     for (const auto& s : k.options) own += option_line(s);
+    for (const auto& g : group_options())
+        if (std::find(g.reports.begin(), g.reports.end(), k.name) != g.reports.end()) own += option_line(g.option);
     return fmt::format("usage: sprof {}[OPTION...] PROFILE...\n{}: {}\n\n{}\n{}{}\nOptions of every report: sprof --help\n",
                        k.option.names.empty() ? "" : usage_of(k.option) + " ", k.name, k.option.help, k.details,
                        own.empty() ? "" : "\nIts own options:\n", own);

@@ -11,6 +11,8 @@
 
 namespace sprof::analyze {
 
+constexpr uint32_t kNoTenure = UINT32_MAX;
+
 // One reuse sample as the models read it.
 struct StreamSample {
     uint64_t distance = kNoReuse;  // accesses from the sample to the trigger, counting the trigger
@@ -19,8 +21,9 @@ struct StreamSample {
     // samples, then each piece of the stream (reuse_pieces.hpp) holding the
     // stream's weight in proportion to the accesses it spans.
     double weight = 0;
-    uint32_t sample_function = kNoFunction;   // Dataset::functions index
-    uint32_t trigger_function = kNoFunction;
+    CodeRef sample, trigger;       // functions are Dataset::functions indices
+    uint32_t record = 0;           // its ReuseSample: the source's Locality::samples[record]
+    uint32_t tenure = kNoTenure;   // the tenure its trigger started: ReuseStream::tenures[tenure]
 };
 
 // A sampling window with at least one sample.
@@ -34,6 +37,7 @@ struct ReuseStream {
     uint32_t tid = 0;
     std::vector<StreamWindow> windows;
     std::vector<StreamSample> samples;  // grouped by window; by distance within a window
+    std::vector<Tenure> tenures;        // those its samples' triggers started (sampled, format 1.5)
     // Where the distribution of its reuse distances changes (reuse_pieces.hpp):
     // the first access of each piece, ascending, the first 0; {0} for a
     // stream without positions (before format 1.5).
@@ -44,12 +48,17 @@ struct ReuseStream {
     }
 };
 
+// A sample's own record (its data object, kinds of access, address).
+const ReuseSample& sample_record(const Dataset& d, const ReuseStream& s, const StreamSample& x);
+
 // Exact counts summed over every thread (each a private cache).
 struct ExactTotals {
     uint64_t accesses = 0;
     std::vector<uint64_t> lines, lru_misses;        // the sizes the exact run counted
     std::vector<uint64_t> random_lines, random_misses;
     std::vector<ExactFunction> functions;           // one per Dataset function with accesses; tid unused
+    std::vector<uint64_t> detail_lines;             // the sizes counted per instruction (format 1.5)
+    std::vector<ExactInstruction> instructions;     // one per instruction (CodeRef); tid unused
 };
 
 struct LocalityData {
@@ -62,6 +71,8 @@ struct LocalityData {
     uint64_t accesses = 0;             // instrumented accesses of every window (sampled) or thread (exact)
     uint64_t unsampled_accesses = 0;   // in windows without a sample: no part of the model
     uint64_t unseen_accesses = 0;      // not instrumented (libc's memcpy, memset, str*)
+    uint64_t tenures = 0;              // sampled: samples whose trigger's tenure was followed
+    bool positions = false;            // sampled: the samples have positions (format 1.5)
     ExactTotals totals;                // exact
 };
 
@@ -76,6 +87,10 @@ struct UnseenObject {
 
 // Such objects with at least `min_share` of the time, most time first.
 std::vector<UnseenObject> uninstrumented_objects(const Dataset& d, const LocalityData& l, double min_share = 0.05);
+
+// Throws ProfileError for exact records, which hold no samples: "PATH: an
+// exact run records no WHAT: VIEW needs a sampled run (sprof_lib --locality)".
+void require_sampled(const Dataset& d, const LocalityData& l, const std::string& what, const std::string& view);
 
 // Throws ProfileError with one line for a dataset whose locality records
 // the models cannot use: none at all, mixed line sizes or modes, samples of

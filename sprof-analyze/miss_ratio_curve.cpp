@@ -5,8 +5,6 @@
 #include <cmath>
 #include <random>
 #include <span>
-#include <stdexcept>
-#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -187,7 +185,14 @@ MissRatioCurve exact_curve(const LocalityData& data, Policy policy) {
     return curve;
 }
 
-// The miss probability of every sample of a stream in a cache of `lines` lines.
+}  // namespace
+
+StackDistanceModel stack_model(const ReuseStream& s) { return StackDistanceModel(s); }
+
+bool lru_misses(const StackDistanceModel& m, uint64_t distance, uint64_t position, uint64_t lines) {
+    return distance == kNoReuse || m.expected(distance, position) >= static_cast<double>(lines);
+}
+
 std::vector<double> sample_miss_probabilities(const ReuseStream& s, Policy policy, uint64_t lines) {
     std::vector<double> p(s.samples.size(), 1.0);
     if (policy == Policy::lru) {
@@ -206,36 +211,6 @@ std::vector<double> sample_miss_probabilities(const ReuseStream& s, Policy polic
     return p;
 }
 
-void sort_by_misses(FunctionMissTable& t) {
-    std::sort(t.functions.begin(), t.functions.end(), [](const FunctionMisses& a, const FunctionMisses& b) {
-        if (a.misses != b.misses) return a.misses > b.misses;
-        if (a.accesses != b.accesses) return a.accesses > b.accesses;
-        return a.function < b.function;
-    });
-}
-
-FunctionMissTable exact_function_misses(const LocalityData& data, Policy policy, uint64_t lines) {
-    const ExactTotals& t = data.totals;
-    if (policy != Policy::lru)
-        throw ProfileError("the exact run counted misses per function for LRU only: use --policy lru");
-    auto at = std::find(t.lines.begin(), t.lines.end(), lines);
-    if (at == t.lines.end())
-        throw std::invalid_argument(fmt::format("the exact run counted no cache of {} lines", lines));
-    const size_t k = static_cast<size_t>(at - t.lines.begin());
-    FunctionMissTable out;
-    out.lines = lines;
-    out.accesses = static_cast<double>(t.accesses);
-    out.misses = static_cast<double>(t.lru_misses[k]);
-    for (const ExactFunction& f : t.functions)
-        out.functions.push_back({f.function, static_cast<double>(f.accesses), static_cast<double>(f.lru_misses[k])});
-    sort_by_misses(out);
-    return out;
-}
-
-}  // namespace
-
-StackDistanceModel stack_model(const ReuseStream& s) { return StackDistanceModel(s); }
-
 const char* to_string(Policy p) { return p == Policy::lru ? "lru" : "random"; }
 
 std::vector<uint64_t> curve_sizes(const LocalityData& data, Policy policy) {
@@ -252,30 +227,6 @@ MissRatioCurve miss_ratio_curve(const LocalityData& data, const CurveParams& par
         return exact_curve(data, params.policy);
     }
     return params.policy == Policy::lru ? sampled_lru_curve(data, sizes, params) : sampled_random_curve(data, sizes);
-}
-
-FunctionMissTable function_misses(const LocalityData& data, Policy policy, uint64_t lines) {
-    if (data.exact) return exact_function_misses(data, policy, lines);
-    FunctionMissTable out;
-    out.lines = lines;
-    std::unordered_map<uint32_t, size_t> at;  // function → its entry
-    auto entry = [&](uint32_t f) -> FunctionMisses& {
-        auto [it, added] = at.try_emplace(f, out.functions.size());
-        if (added) out.functions.push_back({f, 0, 0});
-        return out.functions[it->second];
-    };
-    for (const ReuseStream& s : data.streams) {
-        const std::vector<double> p = sample_miss_probabilities(s, policy, lines);
-        for (size_t i = 0; i < p.size(); ++i) {
-            const StreamSample& x = s.samples[i];
-            entry(x.sample_function).accesses += x.weight;
-            entry(x.distance == kNoReuse ? x.sample_function : x.trigger_function).misses += x.weight * p[i];
-            out.accesses += x.weight;
-            out.misses += x.weight * p[i];
-        }
-    }
-    sort_by_misses(out);
-    return out;
 }
 
 }  // namespace sprof::analyze

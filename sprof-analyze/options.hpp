@@ -1,10 +1,12 @@
 // What the command line of `sprof` asked for (cli.cpp fills it), and the
 // conversions of its values.
 #pragma once
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "code_location.hpp"
 #include "miss_ratio_curve.hpp"
 #include "phases.hpp"
 #include "sprof/estimator.hpp"
@@ -37,13 +39,17 @@ struct Options {
     unsigned min_phase = 3;        // intervals
     std::string plot_file;
     std::string plot_rate;
-    std::string export_kind, export_file;
+    std::map<std::string, std::string> export_files;  // export format (--export KIND FILE) → its file
     std::string output;        // --calibrate's MACHINE.json
     std::string machine_file;  // --predict's MACHINE.json
     Policy policy = Policy::lru;  // --mrc's cache
-    uint64_t cache_bytes = 0;     // --mrc --cache SIZE: misses per function
+    std::vector<uint64_t> caches;  // --cache SIZE[,SIZE] in bytes; empty: not given
+    uint32_t line_size = 0;        // --line-size: the line size the locality views expect (0: the run's)
+    Granularity by = Granularity::line;  // --by: how the locality views group the code
+    unsigned wait_s = 10;         // --follow: how long a profile may take to appear
 
     bool wants_output(const std::string& name) const;
+    void add_output(const std::string& name);  // once, however often it is given
 };
 
 // The phase parameters the options give.

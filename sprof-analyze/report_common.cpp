@@ -4,6 +4,22 @@
 
 namespace sprof::analyze {
 
+void add_function_columns(Table& t) {
+    t.add_column({Column::text, "function"});
+    t.add_column({Column::text, "object"});
+    t.add_column({Column::integer, "samples"});
+    t.add_column({Column::fixed, "time_s", 3});
+    t.add_column({Column::fixed, "time_pct", 2});
+}
+
+void put_function(Table& t, const Dataset& d, uint32_t f, const Counts& counts, const Counts& all) {
+    t.put(d.functions[f].name);
+    t.put(object_basename(d.functions[f].object));
+    t.put(counts.samples);
+    t.put(counts.seconds());
+    t.put(all.time_ns ? std::optional<double>(100.0 * counts.time_ns / all.time_ns) : std::nullopt);
+}
+
 void add_event_and_rate_columns(Table& t, const Dataset& d, const RateSet& rates) {
     for (const auto& e : d.events) t.add_column({Column::integer, e.name});
     for (const auto& r : rates.rates()) t.add_column({Column::general, r.name, 4});

@@ -13,20 +13,12 @@ void report_flat(const Context& c) {
     if (c.options.top > 0 && ranked.size() > c.options.top) ranked.resize(c.options.top);
 
     Table t;
-    t.add_column({Column::text, "function"});
-    t.add_column({Column::text, "object"});
-    t.add_column({Column::integer, "samples"});
-    t.add_column({Column::fixed, "time_s", 3});
-    t.add_column({Column::fixed, "time_pct", 2});
+    add_function_columns(t);
     add_event_and_rate_columns(t, d, c.rates);
     for (uint32_t f : ranked) {
         const Counts& fc = per_function[f];
         t.new_row();
-        t.put(d.functions[f].name);
-        t.put(object_basename(d.functions[f].object));
-        t.put(fc.samples);
-        t.put(fc.seconds());
-        t.put(all.time_ns ? std::optional<double>(100.0 * fc.time_ns / all.time_ns) : std::nullopt);
+        put_function(t, d, f, fc, all);
         put_events_and_rates(t, fc, c.rates, c.options.estimator);
     }
 

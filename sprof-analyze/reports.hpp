@@ -22,18 +22,37 @@ void report_flat(const Context& c);
 void report_info(const Context& c);
 // One row per time-line row, or per (row, function) (report_timeline.cpp).
 void report_timeline(const Context& c);
+// A profile while a collector writes it, live (sprof top; report_top.cpp).
+void follow_profile(const Options& o, std::ostream& out);
 // One row per phase (report_phases.cpp).
 void report_phases(const Context& c);
 // The miss-ratio curve (report_mrc.hpp), as a report of the table.
 void report_locality(const Context& c);
+// The locality views (locality_views.hpp): misses per location, spatial
+// and temporal use per statement, misses and use per data structure, reuse
+// pairs (report_misses.cpp, report_use.cpp, report_data.cpp, report_reuse_pairs.cpp).
+void report_misses(const Context& c);
+void report_use(const Context& c);
+void report_data(const Context& c);
+void report_reuse_pairs(const Context& c);
 // A job's ranks side by side, and what holds it back (report_imbalance.cpp).
 void report_imbalance(const Context& c);
 // Workload vectors per function and phase as JSON (warp.cpp).
 void report_warp(const Context& c);
 // A rate over time as PNG or SVG through gnuplot (plot.cpp).
 void write_plot(const Context& c);
-// Chrome trace-event JSON: counter tracks per rate, phases as spans (export_chrome.cpp).
+// Chrome trace-event JSON: counter tracks per event and rate, phases as spans (export_chrome.cpp).
 void export_chrome_trace(const Context& c);
+// pprof's profile.proto, gzipped: a sample per function, a value per event (export_pprof.cpp).
+void export_pprof(const Context& c);
+// Gecko profile JSON for the Firefox Profiler: samples over time per thread,
+// counters per event, phases as markers (export_gecko.cpp).
+void export_gecko(const Context& c);
+
+// A function's columns in the flat profile and sprof top's CSV: function,
+// object, samples, time_s, time_pct (its share of `all`'s time).
+void add_function_columns(Table& t);
+void put_function(Table& t, const Dataset& d, uint32_t f, const Counts& counts, const Counts& all);
 
 // Columns shared by the reports: one per event (named exactly as the event),
 // then one per rate; and the matching values.

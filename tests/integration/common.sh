@@ -25,6 +25,8 @@ if [ "${SPROF_TEST_AS_NOBODY:-0}" = 1 ]; then
     cp -a "$BUILD/tests/locality_dump" "$COPY/build/tests/"
     cp -a "$BUILD/share" "$COPY/build/share"  # sprof-cc's specs file
     cp -a "$HERE" "$COPY/integration"
+    mkdir -p "$COPY/workloads/locality"  # sources whose lines a test reads (loc_pairs.sh)
+    cp -a "$HERE/../workloads/locality/known" "$COPY/workloads/locality/known"
     chmod -R a+rX "$COPY"
     chown 65534:65534 "$COPY/home"  # nobody's scratch space and $HOME (perf writes ~/.debug)
     echo "running as nobody (uid 65534) on a copy in $COPY"

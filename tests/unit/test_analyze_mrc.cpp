@@ -21,6 +21,7 @@
 #include <unordered_map>
 
 #include "byte_size.hpp"
+#include "code_misses.hpp"
 #include "miss_ratio_curve.hpp"
 #include "reuse_pieces.hpp"
 #include "report_mrc.hpp"
@@ -123,6 +124,14 @@ std::vector<uint64_t> geometric_distances(double lines, size_t n, std::mt19937_6
     return d;
 }
 
+StreamSample sample_at(uint64_t distance, uint64_t position, double weight) {
+    StreamSample x;
+    x.distance = distance;
+    x.position = position;
+    x.weight = weight;
+    return x;
+}
+
 // A stream of one window of `accesses` accesses from (distance, position,
 // weight) samples, cut into pieces as locality_data() cuts it.
 ReuseStream stream_of(const std::vector<StreamSample>& samples, uint64_t accesses) {
@@ -137,7 +146,7 @@ ReuseStream stream_of(const std::vector<StreamSample>& samples, uint64_t accesse
 // then 64 with distance 1000 (6500 … 12800): two phases, cut between them.
 ReuseStream two_phases(bool positioned) {
     std::vector<StreamSample> samples;
-    for (uint64_t i = 1; i <= 128; ++i) samples.push_back({i <= 64 ? 2u : 1000u, positioned ? 100 * i : 0, 100});
+    for (uint64_t i = 1; i <= 128; ++i) samples.push_back(sample_at(i <= 64 ? 2u : 1000u, positioned ? 100 * i : 0, 100));
     return stream_of(samples, 12'800);
 }
 
@@ -199,7 +208,7 @@ TEST_CASE("StatStack: expected stack distances by hand, one piece") {
     // One sample at distance 2, one at 10, two never reused (weight 4), no
     // positions (a profile before 1.5): P(D > k) = 1 for k ≤ 1, 3/4 for
     // 2 ≤ k ≤ 9, 1/2 from 10 on.
-    const ReuseStream s = stream_of({{2, 0, 1}, {10, 0, 1}, {kNoReuse, 0, 2}}, 4);
+    const ReuseStream s = stream_of({sample_at(2, 0, 1), sample_at(10, 0, 1), sample_at(kNoReuse, 0, 2)}, 4);
     CHECK(s.pieces == std::vector<uint64_t>{0});
     CHECK(s.samples[2].weight == 2);  // one piece: the weights are the windows'
     const StackDistanceModel model(s);
@@ -507,15 +516,17 @@ TEST_CASE("exact profile: the simulator's counts over all threads, low = high") 
     const MissRatioCurve random = miss_ratio_curve(l, {Policy::random, 200, 1});
     REQUIRE(random.points.size() == 1);
     CHECK(random.points[0].miss_ratio == doctest::Approx(120.0 / 400));
-    // Per function at 32 lines: walk 20 + 60 misses of 300 accesses, scan 40 of 100.
-    const FunctionMissTable ft = function_misses(l, Policy::lru, 32);
-    REQUIRE(ft.functions.size() == 2);
-    CHECK(ft.functions[0].misses == 80);
-    CHECK(ft.functions[0].accesses == 300);
-    CHECK(ft.functions[1].misses == 40);
-    CHECK(ft.misses == 120);
-    CHECK_THROWS_AS(function_misses(l, Policy::lru, 48), std::invalid_argument);
-    CHECK_THROWS_AS(function_misses(l, Policy::random, 32), ProfileError);
+    // Per function at 32 lines: walk 20 + 60 misses of 300 accesses, scan 40 of 100;
+    // at 64 lines walk 5 + 10 (listed after 32 lines' order), scan 5.
+    const std::vector<uint64_t> sizes = {32, 64};
+    const CodeMissTable ft = function_misses(l, Policy::lru, sizes);
+    REQUIRE(ft.rows.size() == 2);
+    CHECK(ft.rows[0].misses == std::vector<double>{80, 15});
+    CHECK(ft.rows[0].accesses == 300);
+    CHECK(ft.rows[1].misses == std::vector<double>{40, 5});
+    CHECK(ft.misses == std::vector<double>{120, 20});
+    CHECK_THROWS_AS(function_misses(l, Policy::lru, std::vector<uint64_t>{48}), std::invalid_argument);
+    CHECK_THROWS_AS(function_misses(l, Policy::random, std::vector<uint64_t>{32}), ProfileError);
 }
 
 TEST_CASE("per function: a reuse's miss belongs to its trigger, a line never reused to its sample") {
@@ -528,17 +539,18 @@ TEST_CASE("per function: a reuse's miss belongs to its trigger, a line never reu
     add_window(p, 1, 2, 1'000, repeated(kNoReuse, 10), 0, 0);
     const LocalityData l = locality_data(dataset_of(p));
     for (Policy policy : {Policy::lru, Policy::random}) {
-        const FunctionMissTable ft = function_misses(l, policy, 512);  // 32 KiB: the 5000-access reuses miss
+        // 32 KiB: the 5000-access reuses miss
+        const CodeMissTable ft = function_misses(l, policy, std::vector<uint64_t>{512});
         INFO(std::string(to_string(policy)));
-        REQUIRE(ft.functions.size() == 2);
+        REQUIRE(ft.rows.size() == 2);
         CHECK(ft.accesses == doctest::Approx(31'000));
-        const FunctionMisses& scan = ft.functions[0].function == 1 ? ft.functions[0] : ft.functions[1];
-        const FunctionMisses& walk = ft.functions[0].function == 0 ? ft.functions[0] : ft.functions[1];
+        const CodeMisses& scan = ft.rows[0].key == 1 ? ft.rows[0] : ft.rows[1];
+        const CodeMisses& walk = ft.rows[0].key == 0 ? ft.rows[0] : ft.rows[1];
         CHECK(walk.accesses == doctest::Approx(21'000));  // its samples stand for windows 0 and 2
         CHECK(scan.accesses == doctest::Approx(10'000));
-        CHECK(walk.misses == doctest::Approx(1'000));     // the cold lines of window 2
-        if (policy == Policy::lru) CHECK(scan.misses == doctest::Approx(20'000));
-        else CHECK((scan.misses > 19'000 && scan.misses <= 20'000));
+        CHECK(walk.misses[0] == doctest::Approx(1'000));  // the cold lines of window 2
+        if (policy == Policy::lru) CHECK(scan.misses[0] == doctest::Approx(20'000));
+        else CHECK((scan.misses[0] > 19'000 && scan.misses[0] <= 20'000));
     }
 }
 
@@ -590,7 +602,7 @@ TEST_CASE("--mrc report: CSV has exactly cache_bytes,miss_ratio,low,high, one ro
     CHECK(rows.back() == "1073741824,0,0,0");
 
     params.format = Format::text;
-    params.cache_bytes = parse_byte_size("--cache", "32K");
+    params.caches = {parse_byte_size("--cache", "32K")};
     std::ostringstream text;
     report_mrc(d, params, text);
     CHECK(text.str().find("cache 32 KiB (512 lines): miss ratio 1.0000") != std::string::npos);
@@ -600,7 +612,7 @@ TEST_CASE("--mrc report: CSV has exactly cache_bytes,miss_ratio,low,high, one ro
     bare.locality = {};
     std::ostringstream unused;
     CHECK_THROWS_AS(report_mrc(dataset_of(bare), params, unused), ProfileError);
-    params.cache_bytes = 32;  // below one line
+    params.caches = {32};  // below one line
     CHECK_THROWS_AS(report_mrc(d, params, unused), std::invalid_argument);
 }
 
@@ -610,7 +622,7 @@ TEST_CASE("--mrc --plot: gnuplot draws the curve into a PNG") {
     const std::string file =
         (std::filesystem::temp_directory_path() / ("sprof_test_mrc." + std::to_string(getpid()) + ".png")).string();
     MrcParams params;
-    params.cache_bytes = 32768;
+    params.caches = {32768};
     plot_mrc(dataset_of(p), params, file);
     std::ifstream png(file, std::ios::binary);
     char magic[8] = {};
