@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "aggregate.hpp"
+#include "reuse_pieces.hpp"
 #include "sprof/profile_io.hpp"
 
 namespace sprof::analyze {
@@ -54,7 +55,7 @@ void add_sampled(LocalityData& out, const Source& src, uint32_t source) {
             throw ProfileError(fmt::format("{}: window {} of thread {} has reuse samples but no accesses", src.path,
                                            head.window, head.tid));
         if (out.streams.empty() || out.streams.back().source != source || out.streams.back().tid != head.tid)
-            out.streams.push_back({source, head.tid, {}, {}, {}});
+            out.streams.push_back({source, head.tid, {}, {}, {}, {}});
         ReuseStream& stream = out.streams.back();
         const size_t count = end - i;
         stream.windows.push_back({accesses, stream.samples.size(), count});
@@ -181,6 +182,7 @@ LocalityData locality_data(const Dataset& d) {
         else add_sampled(out, src, si);
     }
     if (!out.exact) out.threads = out.streams.size();
+    for (ReuseStream& s : out.streams) cut_into_pieces(s);
     if (!out.exact && out.samples == 0)
         throw ProfileError(fmt::format("{}: no reuse samples in {} accesses: sample more often "
                                        "(sprof_lib --locality=RATE)", d.sources.at(0).path, out.accesses));

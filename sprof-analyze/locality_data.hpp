@@ -17,7 +17,10 @@ constexpr uint32_t kNoTenure = UINT32_MAX;
 struct StreamSample {
     uint64_t distance = kNoReuse;  // accesses from the sample to the trigger, counting the trigger
     uint64_t position = 0;         // the sampled access's number in the stream (0: not recorded, before 1.5)
-    double weight = 0;             // accesses it stands for: its window's accesses / its window's samples
+    // The accesses it stands for: its window's accesses / its window's
+    // samples, then each piece of the stream (reuse_pieces.hpp) holding the
+    // stream's weight in proportion to the accesses it spans.
+    double weight = 0;
     CodeRef sample, trigger;       // functions are Dataset::functions indices
     uint32_t record = 0;           // its ReuseSample: the source's Locality::samples[record]
     uint32_t tenure = kNoTenure;   // the tenure its trigger started: ReuseStream::tenures[tenure]
@@ -35,6 +38,10 @@ struct ReuseStream {
     std::vector<StreamWindow> windows;
     std::vector<StreamSample> samples;  // grouped by window; by distance within a window
     std::vector<Tenure> tenures;        // those its samples' triggers started (sampled, format 1.5)
+    // Where the distribution of its reuse distances changes (reuse_pieces.hpp):
+    // the first access of each piece, ascending, the first 0; {0} for a
+    // stream without positions (before format 1.5).
+    std::vector<uint64_t> pieces;
 
     std::span<const StreamSample> samples_of(const StreamWindow& w) const {
         return std::span(samples).subspan(w.first, w.count);

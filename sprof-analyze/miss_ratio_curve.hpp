@@ -1,13 +1,14 @@
 // Miss-ratio curves and misses per function from a dataset's locality
 // records: the model behind `sprof --mrc` (its views are in report_mrc.cpp).
 //
-// Sampled profiles: LRU by StatStack (statstack.hpp) over each thread's
-// samples; random replacement by StatCache (statcache.hpp) per sampling
-// window. Threads and windows are combined weighted by their accesses.
+// Sampled profiles: LRU by the time-local StatStack (statstack.hpp) over
+// each thread's samples, cut into pieces (reuse_pieces.hpp); random
+// replacement by StatCache (statcache.hpp) per sampling window, with the
+// thread's cache filling before its misses evict. Threads and windows are combined weighted by their accesses.
 // Exact profiles: the exact simulator's counts, summed over threads.
 //
 // Confidence bands (95 %):
-// * LRU: bootstrap over samples — each thread's samples resampled with
+// * LRU: bootstrap over samples — each piece's samples resampled with
 //   replacement (fixed seed), the whole model run on every replicate,
 //   percentiles 2.5 and 97.5. It is cheap here (one pass per replicate) and
 //   also catches the noise of the stack-distance conversion, which a

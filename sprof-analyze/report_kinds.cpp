@@ -118,11 +118,13 @@ std::vector<ReportKind> make_report_kinds() {
         .name = "mrc",
         .option = {.names = "--mrc", .help = "miss ratio per cache size, 1 KiB-1 GiB (sprof-cc programs)"},
         .details = "From the locality records of a program built with sprof-cc and run under\n"
-                   "sprof_lib --locality: LRU by StatStack, random replacement by StatCache, with\n"
-                   "a 95 % band (bootstrap / delta method); --locality=exact runs give the exact\n"
-                   "curve (low = high). CSV columns cache_bytes,miss_ratio,low,high. With --plot\n"
-                   "the curve is drawn on a log axis of bytes. With --cache SIZE[,SIZE]: misses per\n"
-                   "function in those caches instead (an exact run: at the nearest sizes it counted).",
+                   "sprof_lib --locality: LRU by StatStack (each phase converted with its own\n"
+                   "reuse distances), random replacement by StatCache (the cache filling before\n"
+                   "misses evict), with a 95 % band (bootstrap / delta method); --locality=exact\n"
+                   "runs give the exact curve (low = high). CSV columns\n"
+                   "cache_bytes,miss_ratio,low,high. With --plot the curve is drawn on a log axis\n"
+                   "of bytes. With --cache SIZE[,SIZE]: misses per function in those caches\n"
+                   "instead (an exact run: at the nearest sizes it counted).",
         .options = {{.names = "--policy",
                      .value = "lru|random",
                      .values = 1,
