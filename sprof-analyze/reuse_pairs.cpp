@@ -43,7 +43,9 @@ void code_between(Counting& c, ByPosition& by_position, LocationIndex& index, co
     std::map<uint32_t, double> votes;
     const size_t n_spans = std::min(p.spans, c.missing.size());
     for (size_t j = 0; j < n_spans; ++j) {
-        const auto [s, x] = c.missing[j * c.missing.size() / n_spans];
+        // Not a structured binding: clang 14 (the fuzz build) cannot capture one in a lambda.
+        const ReuseStream* s = c.missing[j * c.missing.size() / n_spans].first;
+        const StreamSample* x = c.missing[j * c.missing.size() / n_spans].second;
         const std::vector<uint32_t>& order = by_position.of(*s);
         auto position = [&](uint32_t i) { return s->samples[i].position; };
         auto lo = std::upper_bound(order.begin(), order.end(), x->position,
