@@ -205,7 +205,7 @@ TEST_CASE("locality records round trip through a file, and in the other byte ord
         Profile got = read_profile(tmp.path);
         check_equal(got, want);
         check_locality_equal(got.locality, want.locality);
-        CHECK(got.version_minor == 3);
+        CHECK(got.version_minor == kFormatMinor);
         CHECK(got.warnings.empty());
     }
     SUBCASE("encoded in the other byte order") {

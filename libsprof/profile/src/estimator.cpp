@@ -30,10 +30,10 @@ void accumulate(EventCell& a, const EventCell& b) {
     else if (!std::isnan(b.carry)) a.carry += b.carry;
 }
 
-void accumulate(FunctionCell& a, const FunctionCell& b) {
-    a.samples += b.samples;
-    a.time_ns += b.time_ns;
-    for (size_t e = 0; e < a.events.size() && e < b.events.size(); ++e) accumulate(a.events[e], b.events[e]);
+void withdraw(EventCell& a, const EventCell& b) {
+    a.count -= std::min(a.count, b.count);
+    a.coverage_ns -= std::min(a.coverage_ns, b.coverage_ns);
+    if (!std::isnan(a.carry) && !std::isnan(b.carry)) a.carry -= b.carry;
 }
 
 }  // namespace sprof

@@ -19,6 +19,7 @@
 #include "locality_reader.hpp"
 #include "profile_decoder.hpp"
 #include "profile_records.hpp"
+#include "source_lines_records.hpp"
 #include "sprof/estimator.hpp"
 #include "sprof/profile_io.hpp"
 
@@ -41,6 +42,8 @@ const char* type_name(uint32_t type) {
         case records::kReuseSamples: return "REUSE_SAMPLES";
         case records::kExactCurve: return "EXACT_CURVE";
         case records::kExactFunctions: return "EXACT_FUNCTIONS";
+        case records::kCodeLocations: return "CODE_LOCATIONS";
+        case records::kLineCells: return "LINE_CELLS";
         default: return "unknown";
     }
 }
@@ -125,42 +128,43 @@ Interval read_interval(Decoder& d, const Profile& p) {
     iv.seq = d.u32();
     iv.start_ns = d.u64();
     iv.end_ns = d.u64();
-    uint32_t n_cells = d.u32();
-    uint32_t n_events = d.u32();
-    if (n_events != p.header.events.size())
-        throw Corrupt{fmt::format("cells carry {} events, the header has {}", n_events,
-                                  p.header.events.size())};
-    const size_t cell_size = records::kCellFixedSize + n_events * records::kEventCellSize;
-    if (n_cells > d.left() / cell_size)
-        throw Corrupt{fmt::format("{} cells do not fit in the record", n_cells)};
-    iv.cells.resize(n_cells);
+    const auto n_events = static_cast<uint32_t>(p.header.events.size());
+    iv.cells.resize(records::read_cell_count(d, n_events));
     for (auto& c : iv.cells) {
         c.function = d.u32();
         if (c.function >= p.functions.size())
             throw Corrupt{fmt::format("unknown function id {}", c.function)};
-        c.samples = d.u64();
-        c.time_ns = d.u64();
-        c.events.resize(n_events);
-        for (auto& ev : c.events) {
-            ev.count = d.u64();
-            ev.coverage_ns = d.u64();
-            ev.carry = d.f64();
-        }
+        records::read_cell_sums(d, c, n_events);
     }
     return iv;
+}
+
+// Adds a part's cells into an interval's: a function or location not seen
+// before in the interval gets a new cell after the others, one seen before
+// adds up. `index` (id → cell) is built when the interval gets its second
+// part, and kept for its later parts.
+template <class Cell, uint32_t Cell::*id>
+void merge_cells(std::vector<Cell>& cells, std::vector<Cell>& part, std::unordered_map<uint32_t, size_t>& index) {
+    if (index.empty())
+        for (size_t i = 0; i < cells.size(); ++i) index.try_emplace(cells[i].*id, i);
+    for (Cell& c : part) {
+        auto [pos, added] = index.try_emplace(c.*id, cells.size());
+        if (added) cells.push_back(std::move(c));
+        else accumulate(cells[pos->second], c);
+    }
 }
 
 // INTERVAL records with the same (tid, seq) are parts of one interval (the
 // collectors flush a partial interval now and then, so a killed program
 // loses little). The parts merge into the interval where the first part
-// stood. The indexes grow with the records read, never with a number in
-// them, and each cell of each part is merged in constant time: many parts
-// of a wide interval cost what their bytes cost.
+// stood, and so do the LINE_CELLS records of its (tid, seq). The indexes
+// grow with the records read, never with a number in them, and each cell
+// of each part is merged in constant time: many parts of a wide interval
+// cost what their bytes cost.
 class IntervalMerger {
 public:
     void add(Profile& p, Interval&& part) {
-        const uint64_t key = uint64_t{part.tid} << 32 | part.seq;
-        auto [at, first] = interval_at_.try_emplace(key, p.intervals.size());
+        auto [at, first] = interval_at_.try_emplace(key(part.tid, part.seq), p.intervals.size());
         if (first) {
             p.intervals.push_back(std::move(part));
             return;
@@ -168,20 +172,26 @@ public:
         Interval& iv = p.intervals[at->second];
         iv.start_ns = std::min(iv.start_ns, part.start_ns);
         iv.end_ns = std::max(iv.end_ns, part.end_ns);
-        // Built when an interval gets its second part; kept for its later parts.
-        auto& cell_of = cells_[at->second];
-        if (cell_of.empty())
-            for (size_t i = 0; i < iv.cells.size(); ++i) cell_of.try_emplace(iv.cells[i].function, i);
-        for (FunctionCell& c : part.cells) {
-            auto [pos, added] = cell_of.try_emplace(c.function, iv.cells.size());
-            if (added) iv.cells.push_back(std::move(c));
-            else accumulate(iv.cells[pos->second], c);
+        merge_cells<FunctionCell, &FunctionCell::function>(iv.cells, part.cells, cells_[at->second]);
+    }
+
+    void add_lines(Profile& p, records::LineCellsPart&& part) {
+        auto at = interval_at_.find(key(part.tid, part.seq));
+        if (at == interval_at_.end())
+            throw Corrupt{fmt::format("line cells of thread {} interval {} before its INTERVAL", part.tid, part.seq)};
+        Interval& iv = p.intervals[at->second];
+        if (iv.lines.empty()) {
+            iv.lines = std::move(part.cells);
+            return;
         }
+        merge_cells<LineCell, &LineCell::location>(iv.lines, part.cells, lines_[at->second]);
     }
 
 private:
+    static uint64_t key(uint32_t tid, uint32_t seq) { return uint64_t{tid} << 32 | seq; }
     std::unordered_map<uint64_t, size_t> interval_at_;  // (tid, seq) → index in Profile::intervals
-    std::unordered_map<size_t, std::unordered_map<uint32_t, size_t>> cells_;  // function → cell, per merged interval
+    // Per merged interval: function → cell, location → line cell.
+    std::unordered_map<size_t, std::unordered_map<uint32_t, size_t>> cells_, lines_;
 };
 
 void read_end(Decoder& d, ProfileEnd& end) {
@@ -273,6 +283,8 @@ private:
                 case records::kReuseSamples:
                 case records::kExactCurve:
                 case records::kExactFunctions: locality_.read(type, d, profile_); break;
+                case records::kCodeLocations: records::read_code_locations(d, profile_, location_function_); break;
+                case records::kLineCells: merger_.add_lines(profile_, records::read_line_cells(d, profile_)); break;
                 default: break;  // a later kind of record: skipped, its length says how far
             }
         } catch (const Corrupt& c) {
@@ -294,6 +306,7 @@ private:
     Profile profile_;
     IntervalMerger merger_;
     LocalityReader locality_;
+    std::vector<uint32_t> location_function_;  // CODE_LOCATIONS: the function of every location read
 };
 
 // Closes the descriptor however read_file leaves.
