@@ -6,17 +6,9 @@
 
 namespace sprof::analyze {
 
-void Counts::add(const FunctionCell& c) {
-    samples += c.samples;
-    time_ns += c.time_ns;
-    for (size_t e = 0; e < events.size() && e < c.events.size(); ++e) accumulate(events[e], c.events[e]);
-}
-
-void Counts::add(const Counts& c) {
-    samples += c.samples;
-    time_ns += c.time_ns;
-    for (size_t e = 0; e < events.size() && e < c.events.size(); ++e) accumulate(events[e], c.events[e]);
-}
+void Counts::add(const FunctionCell& c) { accumulate(*this, c); }
+void Counts::add(const LineCell& c) { accumulate(*this, c); }
+void Counts::add(const Counts& c) { accumulate(*this, c); }
 
 std::vector<std::optional<double>> estimate_events(const Counts& c, Estimator e) {
     std::vector<std::optional<double>> out;

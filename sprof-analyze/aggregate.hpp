@@ -22,6 +22,7 @@ struct Counts {
 
     explicit Counts(size_t n_events = 0) : events(n_events) {}
     void add(const FunctionCell& c);
+    void add(const LineCell& c);
     void add(const Counts& c);
     double seconds() const { return analyze::seconds(time_ns); }
 };

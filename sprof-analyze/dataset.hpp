@@ -3,7 +3,11 @@
 // processes and MPI ranks of one run add up. Every report reads this.
 #pragma once
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <string>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "sprof/profile.hpp"
@@ -18,6 +22,41 @@ struct FunctionInfo {
     std::string symbol;  // as in the symbol table
     std::string object;  // full path ("" when unknown)
 };
+
+// Whether a user's NAME (--phases=func:NAME, --lines=func:NAME) names the
+// function: its name, its symbol, or a C++ name without its parameters.
+bool names_function(const FunctionInfo& f, const std::string& name);
+
+// Where sampled code is in the source (profiles of format 1.4 on): a
+// function at a line. Strings are Dataset::strings indices.
+struct SourceFrame {
+    uint32_t symbol = kNoString;  // the function, as the symbol table or debug info names it
+    uint32_t file = kNoString;    // kNoString: unknown
+    uint32_t line = 0;            // 0: unknown
+};
+
+// A source location: the code's own line and the functions inlined there,
+// as pprof's Line list or addr2line -i gives them.
+struct SourceLocation {
+    uint32_t function = 0;  // Dataset::functions: the function (symbol) the code lies in
+    // Innermost first, never empty. frames[0]: the code's own file:line, in
+    // the innermost function inlined there (or `function` when none); each
+    // next frame: the function the one before was inlined into, at its call
+    // site. The last frame is `function` itself.
+    std::vector<SourceFrame> frames;
+};
+
+// An instruction's place: its location and column (0: unknown).
+struct CodeLine {
+    uint32_t location = 0;  // Dataset::locations
+    uint32_t column = 0;
+};
+
+// Whether time in inlined code belongs to the function it was inlined into
+// (caller: the default, the symbol holding the code, as in perf report's
+// flat profile) or to the inlined function (callee: --inline, as perf
+// report --inline shows inlined functions in call chains).
+enum class InlineMode { callee, caller };
 
 struct Source {
     std::string path;
@@ -36,9 +75,39 @@ struct Dataset {
     // `functions`, FunctionCell::events is indexed like `events`.
     std::vector<Interval> intervals;
     std::vector<uint32_t> interval_source;  // index into `sources` per interval
+    // Source lines: Interval::lines cells name `locations`. Profiles without
+    // source lines (older ones) have none.
+    std::vector<std::string> strings;       // file paths and symbols of SourceFrames
+    std::vector<SourceLocation> locations;
+    // Instruction → place, for every code address a profile has a row for.
+    struct CodeKeyHash {
+        size_t operator()(const std::pair<uint32_t, uint64_t>& k) const {
+            return std::hash<uint64_t>()(k.second ^ uint64_t{k.first} << 48);
+        }
+    };
+    std::unordered_map<std::pair<uint32_t, uint64_t>, CodeLine, CodeKeyHash> code_lines;
 
     std::vector<std::string> event_names() const;
     std::string program() const;  // the first source's program ("" if none)
+
+    // The source line of an instruction as the dataset names code (a
+    // CodeRef of a locality record: its function a Dataset::functions
+    // index): every address a collector sampled or handed out for a
+    // locality record has one. None when its profile has no row for it
+    // (older profiles).
+    std::optional<CodeLine> code_line(const CodeRef& code) const;
+    // The frame the reports show for a location: its innermost (callee)
+    // or its outermost (caller: the function's own line).
+    const SourceFrame& shown_frame(const SourceLocation& l, InlineMode mode) const;
+    // A frame's function as the reports name it (demangled; the last frame
+    // is the location's function, with "[unknown] OBJECT"; "??" when the
+    // debug info names none).
+    std::string frame_function(const SourceLocation& l, const SourceFrame& f) const;
+    // "file.c:123": the file's base name and line, as perf and addr2line
+    // print them; "??:0" when unknown.
+    std::string source_text(const SourceFrame& f) const;
+    // The full path of a frame's file ("" when unknown).
+    std::string file_path(const SourceFrame& f) const;
 };
 
 // The sources of each rank of a parallel job, ascending rank: a rank's own
@@ -68,7 +137,16 @@ Dataset merge_profiles(std::vector<Source> sources);
 struct LoadParams {
     bool fold = false;
     unsigned threads = 0;  // files read at once; 0 = one per CPU
+    InlineMode inline_mode = InlineMode::caller;  // callee: see charge_inlined_code
 };
+
+// Charges the time of inlined code to the inlined functions (InlineMode::
+// callee): each interval's line cells in inlined code move from the
+// function they lie in to the innermost function inlined there (a function
+// of the same object and name as an out-of-line copy is that function), so
+// every report sees the inlined functions as functions. Intervals without
+// line cells stay as they are.
+void charge_inlined_code(Dataset& d);
 
 // Sums a profile's intervals into one per profile (seq 0, spanning them all);
 // the source keeps the number of intervals and samples it had.

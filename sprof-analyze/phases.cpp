@@ -57,13 +57,6 @@ double noise_variance(const Features& x) {
     return sum / static_cast<double>(kept) / 2;
 }
 
-bool names_function(const FunctionInfo& f, const std::string& name) {
-    if (f.name == name || f.symbol == name) return true;
-    // "compress" names "compress(char const*, unsigned long)".
-    size_t paren = f.name.find('(');
-    return paren != std::string::npos && f.name.compare(0, paren, name) == 0 && paren == name.size();
-}
-
 }  // namespace
 
 std::vector<size_t> segment(const Features& x, size_t min_length, double penalty) {

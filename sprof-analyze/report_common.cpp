@@ -1,5 +1,7 @@
 // Pieces shared by all the reports.
 
+#include <fmt/format.h>
+
 #include "reports.hpp"
 
 namespace sprof::analyze {
@@ -13,6 +15,40 @@ void put_events_and_rates(Table& t, const Counts& counts, const RateSet& rates, 
     auto events = estimate_events(counts, e);
     for (const auto& v : events) t.put(v);
     for (const auto& v : rates.evaluate(counts, events)) t.put(v);
+}
+
+void add_share_columns(Table& t, const Context& c) {
+    t.add_column({Column::integer, "samples"});
+    t.add_column({Column::fixed, "time_s", 3});
+    t.add_column({Column::fixed, "time_pct", 2});
+    add_event_and_rate_columns(t, c.data, c.rates);
+}
+
+void put_share(Table& t, const Context& c, const Counts& row, const Counts& all) {
+    t.put(row.samples);
+    t.put(row.seconds());
+    t.put(all.time_ns ? std::optional<double>(100.0 * row.time_ns / all.time_ns) : std::nullopt);
+    put_events_and_rates(t, row, c.rates, c.options.estimator);
+}
+
+void write_heading(const Context& c, const Counts& all) {
+    const Dataset& d = c.data;
+    c.out << fmt::format("{}: {} profile{}, {} samples, {:.3f} s, estimator {}\n",
+                         d.program().empty() ? "sprof" : d.program(), d.sources.size(), d.sources.size() == 1 ? "" : "s",
+                         all.samples, all.seconds(), to_string(c.options.estimator));
+    for (const auto& r : c.rates.rates()) c.out << fmt::format("  rate {} = {}\n", r.name, r.expression);
+}
+
+Json totals_json(const Context& c, const Counts& all) {
+    Table totals;
+    totals.add_column({Column::integer, "samples"});
+    totals.add_column({Column::fixed, "time_s", 3});
+    add_event_and_rate_columns(totals, c.data, c.rates);
+    totals.new_row();
+    totals.put(all.samples);
+    totals.put(all.seconds());
+    put_events_and_rates(totals, all, c.rates, c.options.estimator);
+    return totals.to_json().at(0);
 }
 
 Json profiles_json(const Dataset& d) {

@@ -1,6 +1,4 @@
 // The flat profile: functions by time, like prof(1).
-#include <fmt/format.h>
-
 #include "reports.hpp"
 
 namespace sprof::analyze {
@@ -15,38 +13,19 @@ void report_flat(const Context& c) {
     Table t;
     t.add_column({Column::text, "function"});
     t.add_column({Column::text, "object"});
-    t.add_column({Column::integer, "samples"});
-    t.add_column({Column::fixed, "time_s", 3});
-    t.add_column({Column::fixed, "time_pct", 2});
-    add_event_and_rate_columns(t, d, c.rates);
+    add_share_columns(t, c);
     for (uint32_t f : ranked) {
-        const Counts& fc = per_function[f];
         t.new_row();
         t.put(d.functions[f].name);
         t.put(object_basename(d.functions[f].object));
-        t.put(fc.samples);
-        t.put(fc.seconds());
-        t.put(all.time_ns ? std::optional<double>(100.0 * fc.time_ns / all.time_ns) : std::nullopt);
-        put_events_and_rates(t, fc, c.rates, c.options.estimator);
+        put_share(t, c, per_function[f], all);
     }
 
     if (c.options.format == Format::text) {
-        c.out << fmt::format("{}: {} profile{}, {} samples, {:.3f} s, estimator {}\n",
-                             d.program().empty() ? "sprof" : d.program(), d.sources.size(),
-                             d.sources.size() == 1 ? "" : "s", all.samples, all.seconds(),
-                             to_string(c.options.estimator));
-        for (const auto& r : c.rates.rates()) c.out << fmt::format("  rate {} = {}\n", r.name, r.expression);
+        write_heading(c, all);
         c.out << '\n';
     }
-    Table totals;
-    totals.add_column({Column::integer, "samples"});
-    totals.add_column({Column::fixed, "time_s", 3});
-    add_event_and_rate_columns(totals, d, c.rates);
-    totals.new_row();
-    totals.put(all.samples);
-    totals.put(all.seconds());
-    put_events_and_rates(totals, all, c.rates, c.options.estimator);
-    write_table(c, t, "functions", {{"total", totals.to_json().at(0)}});
+    write_table(c, t, "functions", {{"total", totals_json(c, all)}});
 }
 
 }  // namespace sprof::analyze

@@ -18,6 +18,8 @@ struct Context {
 
 // Functions by time, with event estimates and rates (report_flat.cpp).
 void report_flat(const Context& c);
+// Functions' time per source line (report_lines.cpp).
+void report_lines(const Context& c);
 // The profiles' metadata (report_info.cpp).
 void report_info(const Context& c);
 // One row per time-line row, or per (row, function) (report_timeline.cpp).
@@ -39,6 +41,18 @@ void export_chrome_trace(const Context& c);
 // then one per rate; and the matching values.
 void add_event_and_rate_columns(Table& t, const Dataset& d, const RateSet& rates);
 void put_events_and_rates(Table& t, const Counts& counts, const RateSet& rates, Estimator e);
+
+// The columns of a flat profile's row (samples, time_s, time_pct, every
+// event and rate) and their values for `row` out of `all`.
+void add_share_columns(Table& t, const Context& c);
+void put_share(Table& t, const Context& c, const Counts& row, const Counts& all);
+// A flat profile's first lines in text: program, profiles, samples, time,
+// estimator, and the rates' definitions.
+void write_heading(const Context& c, const Counts& all);
+
+// The totals of a report as one JSON object: samples, time_s, every event
+// and rate (JSON's "total").
+Json totals_json(const Context& c, const Counts& all);
 
 // Writes a table in the chosen format; JSON wraps it as {"<key>": rows, …meta}.
 void write_table(const Context& c, const Table& t, const char* key, Json meta = Json::object());
