@@ -1,7 +1,8 @@
 // libFuzzer target over the whole path of `sprof` on arbitrary bytes: the
 // reader (parse_profile), the merged dataset, and every report and output —
-// flat, info, timeline (also by function), phases (automatic and
-// func:NAME), WARP, the Chrome trace export, the plot's data (all of --plot
+// flat (also with inlined code charged to the inlined functions), info,
+// timeline (also by function), phases (automatic and func:NAME), WARP,
+// source lines (--lines, both ways of inlined code, and func:NAME), the Chrome trace export, the plot's data (all of --plot
 // but gnuplot), --calibrate and --predict — in every output format, with both
 // estimators, into a sink that discards.
 //
@@ -83,6 +84,10 @@ void every_report(const Dataset& d, std::ostream& out) {
             expect_result_or_error("report_timeline", [&] { report_timeline(c); });
             expect_result_or_error("report_phases", [&] { report_phases(c); });
             expect_result_or_error("report_warp", [&] { report_warp(c); });
+            for (InlineMode mode : {InlineMode::callee, InlineMode::caller}) {
+                o.inline_mode = mode;
+                expect_result_or_error("report_lines", [&] { report_lines(c); });
+            }
             if (format != Format::text) continue;  // the outputs below have one format
             expect_result_or_error("export_chrome_trace", [&] { export_chrome_trace(c); });
             expect_result_or_error("plot_data", [&] { plot_data(c); });
@@ -94,6 +99,9 @@ void every_report(const Dataset& d, std::ostream& out) {
                 o.phases.function = d.functions.back().name;
                 expect_result_or_error("report_phases func:", [&] { report_phases(c); });
                 expect_result_or_error("plot_data func:", [&] { plot_data(c); });
+                o.lines_function = d.functions.back().name;
+                expect_result_or_error("report_lines func:", [&] { report_lines(c); });
+                o.lines_function.clear();
             }
         }
     }
@@ -135,6 +143,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const RateSet rates(both.event_names(), {}, true);
     expect_result_or_error("report_flat (merged)", [&] { report_flat({both, o, rates, out}); });
     expect_result_or_error("report_timeline (merged)", [&] { report_timeline({both, o, rates, out}); });
+    // Inlined code charged to the inlined functions (sprof --inline, as load_dataset does it).
+    Dataset inlined = both;
+    charge_inlined_code(inlined);
+    expect_result_or_error("report_flat --inline", [&] { report_flat({inlined, o, rates, out}); });
+    expect_result_or_error("report_lines --inline", [&] { report_lines({inlined, o, rates, out}); });
 
     std::ofstream(profile_path, std::ios::binary | std::ios::trunc) << bytes;
     o.profiles = {profile_path};
