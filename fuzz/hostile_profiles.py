@@ -194,16 +194,18 @@ def source_lines():
 
 
 def many_locations(n, n_events):
-    """n locations, each in code of its own inlined function with one long
-    file name, and an address row each, with many events; one line cell.
-    Expanding the name into each location, or making a function of each
-    inlined name (a row of event sums each), once cost gigabytes."""
+    """n locations of a function with a 1 MB name, each in code of its own
+    inlined function, with one 100 kB file name, and an address row each,
+    with many events; one line cell. Expanding a name into each location,
+    hashing the function's name once per location, or making a function of
+    each inlined name (a row of event sums each) would cost gigabytes or
+    minutes."""
     strings = ['/src/' + 'x' * 100_000] + [f'inl{i}' for i in range(n)]
     locations = [(0, 0, i, [(1 + i, 0, i)]) for i in range(n)]
     addresses = [(0, 0x1000 + i, i, 0) for i in range(n)]
     ev = [(1, 1000, 1.0)] * n_events
     events = [(f'ev{i}', False) for i in range(n_events)]
-    return (file_header(4) + header(events) + function(0, 'work') + code_locations(strings, locations, addresses) +
+    return (file_header(4) + header(events) + function(0, 'w' * 1_000_000) + code_locations(strings, locations, addresses) +
             interval(1, 0, 0, 1000, [(0, 1, 1000, ev)], n_events) +
             line_cells(1, 0, [(0, 1, 1000, ev)], n_events) + end(1))
 

@@ -44,6 +44,10 @@ struct SourceLocation {
     // next frame: the function the one before was inlined into, at its call
     // site. The last frame is `function` itself.
     std::vector<SourceFrame> frames;
+    // Dataset::functions: the function its time goes to with --inline (that
+    // of frames[0]); set by charge_inlined_code for every location a line
+    // cell names, kNoFunction before.
+    uint32_t callee = kNoFunction;
 };
 
 // An instruction's place: its location and column (0: unknown).
@@ -97,8 +101,10 @@ struct Dataset {
     // (older profiles).
     std::optional<CodeLine> code_line(const CodeRef& code) const;
     // The frame the reports show for a location: its innermost (callee)
-    // or its outermost (caller: the function's own line).
+    // or its outermost (caller: the function's own line); and the function
+    // its time goes to (callee: as charge_inlined_code set it).
     const SourceFrame& shown_frame(const SourceLocation& l, InlineMode mode) const;
+    uint32_t shown_function(const SourceLocation& l, InlineMode mode) const;
     // A frame's function as the reports name it (demangled; the last frame
     // is the location's function, with "[unknown] OBJECT"; "??" when the
     // debug info names none).
@@ -144,8 +150,9 @@ struct LoadParams {
 // callee): each interval's line cells in inlined code move from the
 // function they lie in to the innermost function inlined there (a function
 // of the same object and name as an out-of-line copy is that function), so
-// every report sees the inlined functions as functions. Intervals without
-// line cells stay as they are.
+// every report sees the inlined functions as functions; every location a
+// cell names gets its SourceLocation::callee. Intervals without line cells
+// stay as they are.
 void charge_inlined_code(Dataset& d);
 
 // Sums a profile's intervals into one per profile (seq 0, spanning them all);

@@ -14,6 +14,10 @@ const SourceFrame& Dataset::shown_frame(const SourceLocation& l, InlineMode mode
     return mode == InlineMode::callee ? l.frames.front() : l.frames.back();
 }
 
+uint32_t Dataset::shown_function(const SourceLocation& l, InlineMode mode) const {
+    return mode == InlineMode::callee && l.callee != kNoFunction ? l.callee : l.function;
+}
+
 std::string Dataset::frame_function(const SourceLocation& l, const SourceFrame& f) const {
     if (&f == &l.frames.back()) return functions[l.function].name;
     return f.symbol == kNoString ? "??" : demangle(strings[f.symbol]);

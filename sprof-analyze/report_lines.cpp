@@ -29,8 +29,8 @@ void report_lines(const Context& c) {
         selected.add(r.counts);
         t.new_row();
         t.put(d.source_text(r.frame));
-        t.put(r.function);
-        t.put(object_basename(r.object));
+        t.put(d.functions[r.function].name);
+        t.put(object_basename(d.functions[r.function].object));
         put_share(t, c, r.counts, lp.total);
         if (full) {
             t.put(d.file_path(r.frame));

@@ -43,7 +43,9 @@ uint32_t SourceLineMerger::location(uint32_t id) {
         file = string(c.call_file);
         line = c.call_line;
     }
-    loc.frames.push_back({intern(d_.functions[loc.function].symbol), file, line});
+    auto [symbol, first] = index_.function_symbol.try_emplace(loc.function);
+    if (first) symbol->second = intern(d_.functions[loc.function].symbol);
+    loc.frames.push_back({symbol->second, file, line});
 
     std::string key;
     put(key, loc.function);

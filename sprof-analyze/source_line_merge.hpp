@@ -17,6 +17,9 @@ namespace sprof::analyze {
 struct SourceLineIndex {
     std::unordered_map<std::string, uint32_t> strings;
     std::unordered_map<std::string, uint32_t> locations;  // by their numbers, as bytes
+    // A dataset function's symbol as a string id, interned once per
+    // function, not per location (a symbol may be long).
+    std::unordered_map<uint32_t, uint32_t> function_symbol;
 };
 
 // One profile's source lines, mapped into the dataset as they are named.

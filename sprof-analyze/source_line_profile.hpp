@@ -11,15 +11,16 @@
 namespace sprof::analyze {
 
 struct LineParams {
-    InlineMode inline_mode = InlineMode::callee;  // which frame of inlined code is its line
-    std::string function;                          // only the lines of this function; "" all
+    // Which frame of inlined code is its line, and whose function; callee
+    // needs a dataset that charge_inlined_code went over.
+    InlineMode inline_mode = InlineMode::caller;
+    std::string function;  // only the lines of this function; "" all
 };
 
 // One source line of one function: its samples, time and events.
 struct LineRow {
-    std::string function;  // as the reports name it
-    std::string object;    // the object's path
-    SourceFrame frame;     // file and line (kNoString, 0: unknown: "??:0")
+    uint32_t function = 0;  // Dataset::functions
+    SourceFrame frame;      // file and line (kNoString, 0: unknown: "??:0")
     Counts counts;
 };
 

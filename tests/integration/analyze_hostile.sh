@@ -88,9 +88,10 @@ rc=$(run_bounded flat.csv err.txt --format csv event-name-ambiguous.sprof)
 pass "a default rate that does not parse is left out"
 
 # Source lines (format 1.4): a file of every kind of source-line record;
-# 40,000 locations sharing a 100 kB file name, each in code of its own
-# inlined function, × 1,000 events (a copy of the name per location, or a
-# function with a row of event sums per inlined name, once cost gigabytes);
+# 40,000 locations of a function with a 1 MB name, sharing a 100 kB file
+# name, each in code of its own inlined function, × 1,000 events (a copy of a
+# name or its hash per location, or a function with a row of event sums per
+# inlined name, would cost gigabytes or minutes);
 # 100,000 one-cell LINE_CELLS parts of a 20,000-cell interval.
 every_report source-lines.sprof 0
 rc=$(run_bounded lines.csv err.txt --lines --inline --format csv source-lines.sprof)

@@ -75,17 +75,21 @@ TEST_CASE("sprof --lines: per line, per function, and the time of an interval wi
     const Dataset d = lines_dataset(1, InlineMode::callee);
     const LineProfile callee = line_profile(d, {InlineMode::callee, ""});
     REQUIRE(callee.rows.size() == 4);
-    auto row = [&](const LineRow& r) { return r.function + " " + d.source_text(r.frame) + " " + std::to_string(r.counts.samples); };
+    auto row_of = [](const Dataset& in, const LineRow& r) {
+        return in.functions[r.function].name + " " + in.source_text(r.frame) + " " + std::to_string(r.counts.samples);
+    };
+    auto row = [&](const LineRow& r) { return row_of(d, r); };
     CHECK(row(callee.rows[0]) == "__vdso_clock_gettime ??:0 80");  // its interval has no line cells
     CHECK(row(callee.rows[1]) == "work() app.cc:12 60");
     CHECK(row(callee.rows[2]) == "square(int) util.h:3 30");
     CHECK(row(callee.rows[3]) == "[unknown] ??:0 10");
     CHECK(callee.total.samples == 180);
 
-    const LineProfile caller = line_profile(lines_dataset(1, InlineMode::caller), {InlineMode::caller, ""});
+    const Dataset plain = lines_dataset(1, InlineMode::caller);
+    const LineProfile caller = line_profile(plain, {InlineMode::caller, ""});
     REQUIRE(caller.rows.size() == 4);
-    CHECK(row(caller.rows[1]) == "work() app.cc:12 60");
-    CHECK(row(caller.rows[2]) == "work() app.cc:14 30");
+    CHECK(row_of(plain, caller.rows[1]) == "work() app.cc:12 60");
+    CHECK(row_of(plain, caller.rows[2]) == "work() app.cc:14 30");
 
     const LineProfile work = line_profile(d, {InlineMode::caller, "work"});  // in source order
     REQUIRE(work.rows.size() == 2);
