@@ -6,6 +6,10 @@
 // but gnuplot), --calibrate and --predict — in every output format, with both
 // estimators, into a sink that discards.
 //
+// The same bytes are also read as sprof top reads a file being written: fed
+// to the stream in two pieces and into the live time line and its CSV view;
+// the profile (or the error) must be the whole file's.
+//
 // The contract (issue 9 item 5): any file gets a result or a one-line error.
 // main.cpp prints ProfileError, std::invalid_argument and std::runtime_error
 // as that error; any other exception (std::out_of_range, std::length_error,
@@ -16,14 +20,18 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <stdexcept>
 #include <streambuf>
 #include <string>
 
 #include "calibrate.hpp"
+#include "live_timeline.hpp"
 #include "plot.hpp"
 #include "reports.hpp"
 #include "sprof/profile_io.hpp"
+#include "sprof/profile_stream.hpp"
+#include "top_view.hpp"
 
 using namespace sprof;
 using namespace sprof::analyze;
@@ -76,7 +84,7 @@ void every_report(const Dataset& d, std::ostream& out) {
             Options o;
             o.estimator = est;
             o.format = format;
-            o.export_file = "/dev/null";
+            o.export_files = {{"chrome-trace", "/dev/null"}, {"pprof", "/dev/null"}, {"gecko", "/dev/null"}};
             o.min_phase = format == Format::text ? 3 : 1;
             const Context c{d, o, rates, out};
             expect_result_or_error("report_flat", [&] { report_flat(c); });
@@ -90,6 +98,8 @@ void every_report(const Dataset& d, std::ostream& out) {
             }
             if (format != Format::text) continue;  // the outputs below have one format
             expect_result_or_error("export_chrome_trace", [&] { export_chrome_trace(c); });
+            expect_result_or_error("export_pprof", [&] { export_pprof(c); });
+            expect_result_or_error("export_gecko", [&] { export_gecko(c); });
             expect_result_or_error("plot_data", [&] { plot_data(c); });
             o.by_function = true;
             o.top = 2;
@@ -104,6 +114,46 @@ void every_report(const Dataset& d, std::ostream& out) {
                 o.lines_function.clear();
             }
         }
+    }
+}
+
+// sprof top's path: the stream fed in two pieces (cut where the first byte
+// says), each feed into the live time line, its rows into the CSV view.
+// `whole` is parse_profile's result, `whole_error` its error.
+void follow_in_pieces(const std::string& bytes, const Profile* whole, const std::string& whole_error,
+                      std::ostream& out) {
+    const size_t cut = bytes.empty() ? 0 : static_cast<unsigned char>(bytes[0]) * bytes.size() / 256;
+    ProfileStream stream("fuzz.sprof", true);
+    LiveTimeline timeline;
+    std::optional<RateSet> rates;
+    Options o;
+    auto view = make_csv_view(out, out);
+    std::string pending, error;
+    Profile got;
+    try {
+        for (const std::string& piece : {bytes.substr(0, cut), bytes.substr(cut)}) {
+            pending += piece;
+            pending.erase(0, stream.feed(pending));
+            if (stream.has_header() && !timeline.has_image()) {
+                timeline.begin_image("fuzz.sprof", stream.profile().header);
+                rates.emplace(timeline.data().event_names(), std::vector<std::string>{}, true);
+            }
+            if (timeline.has_image()) timeline.update(stream.profile(), stream.take_changed(), 0);
+            if (rates)
+                if (auto rows = timeline.take_complete(0); !rows.empty()) view->rows({timeline, *rates, o}, rows);
+        }
+        timeline.end_image();
+        if (rates)
+            if (auto rows = timeline.take_complete(0); !rows.empty()) view->rows({timeline, *rates, o}, rows);
+        got = std::move(stream).finish(pending.size());
+    } catch (const ProfileError& e) {
+        error = e.what();
+    }
+    if (error != whole_error || (whole && (got.intervals.size() != whole->intervals.size() ||
+                                           got.warnings != whole->warnings || got.end.present != whole->end.present))) {
+        std::fprintf(stderr, "fuzz_profile: fed in pieces at %zu: '%s', whole: '%s'\n", cut, error.c_str(),
+                     whole_error.c_str());
+        std::abort();
     }
 }
 
@@ -122,13 +172,15 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string bytes(reinterpret_cast<const char*>(data), size);
     Profile profile;
-    try {
-        profile = parse_profile(bytes, "fuzz.sprof");
-    } catch (const ProfileError&) {
-        return 0;  // the one-line error; nothing else to run
-    }
     NullBuf sink;
     std::ostream out(&sink);
+    try {
+        profile = parse_profile(bytes, "fuzz.sprof");
+    } catch (const ProfileError& e) {
+        follow_in_pieces(bytes, nullptr, e.what(), out);
+        return 0;  // the one-line error; nothing else to run
+    }
+    expect_result_or_error("follow_in_pieces", [&] { follow_in_pieces(bytes, &profile, "", out); });
 
     std::vector<Source> one;
     one.push_back({"fuzz.sprof", profile});

@@ -130,6 +130,25 @@ def many_rows(n):
     return out + end(0)
 
 
+def many_samples():
+    """An interval of eleven days whose one cell claims 10^12 samples: the
+    Gecko export writes samples one by one, so it must stop at its bound."""
+    ev = [(10**12, 10**15, float('nan'))]
+    out = file_header() + header([('page-faults', False)]) + function(0, 'work')
+    return out + interval(1, 0, 0, 10**15, [(0, 10**12, 10**15, ev)], 1) + end(10**12)
+
+
+def samples_300k():
+    """Not hostile, only large: 300,000 samples of 10 ms in 6,000 intervals of
+    functions a, b, c at 25:17:8, more than a Gecko export holds."""
+    ev = lambda n: [(n, n * 10_000_000, float('nan'))]
+    out = file_header() + header([('page-faults', False)])
+    out += function(0, 'a') + function(1, 'b') + function(2, 'c')
+    cells = [(f, n, n * 10_000_000, ev(n)) for f, n in ((0, 25), (1, 17), (2, 8))]
+    out += b''.join(interval(1, i, i * 500_000_000, (i + 1) * 500_000_000, cells, 1) for i in range(6000))
+    return out + end(300_000)
+
+
 def locality_records():
     """Minor version 3: every kind of locality record, a window and a curve in
     two parts, samples with and without reuse (a seed for the fuzzer)."""
@@ -154,8 +173,41 @@ def locality_records():
             curve(10, [(16, 5), (32, 1)], [(32, 2)]) + functions + end(1))
 
 
+def locality_detail():
+    """Minor version 5: data objects, wide samples (one with a longer entry),
+    tenures of every ending, an exact curve with detail sizes and an
+    instruction in two parts (a seed for the fuzzer)."""
+    no_reuse = 0xffffffffffffffff
+    run = record(7, s('sampled') + u32(64) + u64(100) + u64(1000) + u64(42))
+    heap = record(16, u32(0) + u8(0) + u32(0xffffffff) + u32(1) + u64(0x40) + s('') + u64(0))
+    stack = record(16, u32(1) + u8(2) + u32(0xffffffff) + u32(0xffffffff) + u64(0) + s('[stack]') + u64(0))
+
+    def wide(entry, items):
+        body = b''
+        for position, distance, data in items:
+            trigger = u32(1) + u64(0x30) if distance != no_reuse else u32(0xffffffff) + u64(0)
+            one = (u32(1) + u32(0) + u64(distance) + u32(0) + u64(0x10) + trigger + u64(0x7000) + u8(8) + u8(0) +
+                   u64(position) + u32(data))
+            body += one + b'\0' * (entry - len(one))
+        return record(14, u32(len(items)) + u32(entry) + body)
+
+    def tenure(position, end, steps):
+        return (u32(1) + u64(position) + u8(end) + u8(len(steps)) +
+                b''.join(u64(g) + u32(a) + u64(b) + u64(used) for g, a, b, used in steps))
+
+    tenures = record(15, u32(3) + tenure(5, 0, [(1, 1, 8, 0xff), (no_reuse, 8, 64, (1 << 64) - 1)]) +
+                     tenure(9, 1, [(5000, 2, 16, 0xffff)]) + tenure(11, 2, [(no_reuse, 32, 256, 0xff)]))
+    curve = record(10, u32(1) + u64(100) + u32(1) + u64(16) + u64(40) + u32(0) + u32(2) + u64(8) + u64(512))
+    instruction = lambda accesses, misses: record(17, u32(1) + u32(1) + u32(0) + u64(0x10) + u8(1) + u64(accesses) +
+                                                  u32(2) + u64(misses) + u64(64 * misses) + u64(8 * misses) +
+                                                  u64(0) + u64(0) + u64(0))
+    return (file_header(5) + header(EVENTS) + function(0, 'work') + function(1, 'main') + run + heap + stack +
+            wide(62, [(5, 100, 0), (7, no_reuse, 1)]) + wide(70, [(9, 20, 1), (11, 3, 0xffffffff)]) + tenures +
+            curve + instruction(60, 30) + instruction(40, 10) + end(1))
+
+
 def code_locations(strings, locations, addresses):
-    """Minor 4: strings; locations (function, file, line, [(name, call_file,
+    """Minor 6 (type 18): strings; locations (function, file, line, [(name, call_file,
     call_line)…]); address rows (function, address, location, column)."""
     p = u32(len(strings)) + b''.join(s(t) for t in strings)
     p += u32(len(locations))
@@ -163,30 +215,30 @@ def code_locations(strings, locations, addresses):
         p += u32(fn) + u32(file) + u32(line) + u32(len(inlined))
         p += b''.join(u32(name) + u32(cf) + u32(cl) for name, cf, cl in inlined)
     p += u32(len(addresses)) + b''.join(u32(fn) + u64(a) + u32(loc) + u32(col) for fn, a, loc, col in addresses)
-    return record(12, p)
+    return record(18, p)
 
 
 def line_cells(tid, seq, cells, n_events):
-    """cells: (location, samples, time_ns, [(count, coverage_ns, carry)…])"""
+    """Type 19, cells: (location, samples, time_ns, [(count, coverage_ns, carry)…])"""
     p = [u32(tid) + u32(seq) + u32(len(cells)) + u32(n_events)]
     for loc, samples, time_ns, events in cells:
         p.append(u32(loc) + u64(samples) + u64(time_ns))
         p.extend(struct.pack('<QQd', count, cov, carry) for count, cov, carry in events)
-    return record(13, b''.join(p))
+    return record(19, b''.join(p))
 
 
 NO_STRING = 0xffffffff
 
 
 def source_lines():
-    """Minor version 4: code locations with an inlined call and an unknown
+    """Minor version 6: code locations with an inlined call and an unknown
     line, address rows, and an interval in two parts each with its line
     cells (a seed for the fuzzer)."""
     ev = lambda n, carry: [(n * 1000, n * 1000, carry), (n, n * 1000, float('nan'))]
     locations = code_locations(['/src/app.c', 'square', '/src/sq.h'],
                                [(0, 0, 10, []), (0, 2, 3, [(1, 0, 12)]), (1, NO_STRING, 0, [])],
                                [(0, 0x1010, 0, 4), (0, 0x1020, 1, 0), (1, 0x7f00, 2, 0)])
-    return (file_header(4) + header(EVENTS) + function(0, 'work') + function(1, '[unknown]') + locations +
+    return (file_header(6) + header(EVENTS) + function(0, 'work') + function(1, '[unknown]') + locations +
             interval(1, 0, 0, 6000, [(0, 5, 5000, ev(5, 2.0)), (1, 1, 1000, ev(1, float('nan')))], 2) +
             line_cells(1, 0, [(0, 3, 3000, ev(3, 1.5)), (1, 2, 2000, ev(2, 0.5)), (2, 1, 1000, ev(1, float('nan')))], 2) +
             interval(1, 0, 5000, 9000, [(0, 2, 2000, ev(2, 1.0))], 2) +
@@ -205,7 +257,7 @@ def many_locations(n, n_events):
     addresses = [(0, 0x1000 + i, i, 0) for i in range(n)]
     ev = [(1, 1000, 1.0)] * n_events
     events = [(f'ev{i}', False) for i in range(n_events)]
-    return (file_header(4) + header(events) + function(0, 'w' * 1_000_000) + code_locations(strings, locations, addresses) +
+    return (file_header(6) + header(events) + function(0, 'w' * 1_000_000) + code_locations(strings, locations, addresses) +
             interval(1, 0, 0, 1000, [(0, 1, 1000, ev)], n_events) +
             line_cells(1, 0, [(0, 1, 1000, ev)], n_events) + end(1))
 
@@ -214,7 +266,7 @@ def many_line_parts(n_cells, n_parts):
     """One interval with many line cells, then many one-cell LINE_CELLS
     parts of it: merging must not rescan the interval for every part."""
     ev = [(1, 1000, float('nan'))]
-    out = file_header(4) + header([('page-faults', False)]) + function(0, 'work')
+    out = file_header(6) + header([('page-faults', False)]) + function(0, 'work')
     out += code_locations(['/src/a.c'], [(0, 0, i + 1, []) for i in range(n_cells)], [])
     out += interval(1, 0, 0, 1000, [(0, n_cells + n_parts, 1000 * (n_cells + n_parts), ev)], 1)
     out += line_cells(1, 0, [(i, 1, 1000, ev) for i in range(n_cells)], 1)
@@ -232,7 +284,10 @@ FILES = {
     'unused-functions.sprof': lambda: unused_functions(40_000, 1_000),
     'parts-many.sprof': lambda: many_parts(20_000, 100_000),
     'rows-many.sprof': lambda: many_rows(100_000),
+    'samples-many.sprof': many_samples,
+    'samples-300k.sprof': samples_300k,
     'locality-records.sprof': locality_records,
+    'locality-detail.sprof': locality_detail,
     'source-lines.sprof': source_lines,
     'locations-many.sprof': lambda: many_locations(40_000, 1_000),
     'line-parts-many.sprof': lambda: many_line_parts(20_000, 100_000),

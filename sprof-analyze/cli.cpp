@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <utility>
 
 #include <CLI/CLI.hpp>
 
@@ -19,10 +20,7 @@ namespace {
 bool chosen(const Options& o, const ReportKind& k) { return k.output ? o.wants_output(k.name) : o.report == k.name; }
 
 void choose(Options& o, const ReportKind& k) {
-    if (k.output) {
-        if (!o.wants_output(k.name)) o.outputs.push_back(k.name);
-        return;
-    }
+    if (k.output) return o.add_output(k.name);
     if (o.report_given && o.report != k.name)
         throw UsageError(long_name(k.option) + " cannot be combined with another report");
     o.report = k.name;
@@ -129,16 +127,24 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
     app.set_help_flag("-h,--help");
     app.add_option("PROFILE", o.profiles);
     for (const auto& s : shared_options()) add(app, o, s);
+    bool export_added = false;
     for (const auto& k : report_kinds()) {
-        if (!k.option.names.empty()) add(app, o, k.option, [&k](Options& opts) { choose(opts, k); });
+        if (k.exported) {  // one --export KIND FILE for every format; its setter chooses
+            if (!std::exchange(export_added, true)) add(app, o, k.option);
+        } else if (!k.option.names.empty()) {
+            add(app, o, k.option, [&k](Options& opts) { choose(opts, k); });
+        }
         for (const auto& s : k.options) add(app, o, s);
     }
     std::vector<std::string> help_names;
     CLI::App* help = app.add_subcommand("help")->fallthrough();  // sprof help --phases
     help->add_option("NAME", help_names);
 
-    check_values(args);
-    std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 reads the line from the back
+    // `sprof top PROFILE`, the name perf users know, is `sprof --follow PROFILE`.
+    std::vector<std::string> words = args;
+    if (!words.empty() && words.front() == "top") words.front() = "--follow";
+    check_values(words);
+    std::vector<std::string> reversed(words.rbegin(), words.rend());  // CLI11 reads the line from the back
     try {
         app.parse(reversed);
     } catch (const CLI::CallForHelp&) {

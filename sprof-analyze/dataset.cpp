@@ -38,82 +38,97 @@ std::string display_name(const ProfileFunction& fn, const std::string& object) {
 }
 
 
-// Index of each of the source's events in the merged list, adding new ones.
-// `index` finds a name in `merged` in constant time: sources may list many
-// events, and a linear search per event would be quadratic.
-std::vector<size_t> map_events(const ProfileHeader& h, std::vector<ProfileEvent>& merged,
-                               std::unordered_map<std::string, size_t>& index) {
-    std::vector<size_t> map;
-    map.reserve(h.events.size());
-    for (const auto& e : h.events) {
-        auto [it, added] = index.try_emplace(e.name, merged.size());
-        if (added) merged.push_back(e);
-        map.push_back(it->second);
-    }
-    return map;
-}
-
 constexpr uint32_t kUnmapped = UINT32_MAX;
 
 }  // namespace
 
+DatasetMerger::DatasetMerger(Dataset& d) : d_(d), line_index_(std::make_unique<SourceLineIndex>()) {}
+DatasetMerger::~DatasetMerger() = default;
+
+size_t DatasetMerger::add_source(const ProfileHeader& h) {
+    // A hash index finds a name in constant time: sources may list many
+    // events, and a linear search per event would be quadratic.
+    Slot slot;
+    slot.events.reserve(h.events.size());
+    for (const auto& e : h.events) {
+        auto [it, added] = event_index_.try_emplace(e.name, d_.events.size());
+        if (added) d_.events.push_back(e);
+        slot.events.push_back(it->second);
+    }
+    slots_.push_back(std::move(slot));
+    return slots_.size() - 1;
+}
+
+uint32_t DatasetMerger::function(size_t source, const Profile& p, uint32_t f, const std::string& path,
+                                 const char* what) {
+    if (f >= p.functions.size())
+        throw ProfileError(path + ": " + what + " refers to function " + std::to_string(f) +
+                           ", which the profile does not define");
+    // A function becomes one of the dataset's when something refers to it:
+    // the reports keep a row of event sums per function, and a file may
+    // define any number of functions no interval uses (functions × events
+    // would then grow with the square of the file's size).
+    std::vector<uint32_t>& fmap = slots_[source].functions;
+    if (fmap.size() < p.functions.size()) fmap.resize(p.functions.size(), kUnmapped);
+    if (fmap[f] != kUnmapped) return fmap[f];
+    const ProfileFunction& fn = p.functions[f];
+    std::string object = fn.object == kNoObject ? std::string() : p.object_name(fn.object);
+    auto [it, added] = function_ids_.try_emplace({object, fn.name}, static_cast<uint32_t>(d_.functions.size()));
+    if (added) d_.functions.push_back({display_name(fn, object), fn.name, object});
+    return fmap[f] = it->second;
+}
+
+void DatasetMerger::remap(size_t source, const Profile& p, Interval& iv, const std::string& path) {
+    const auto& emap = slots_[source].events;
+    const size_t n_events = d_.events.size();
+    bool same_events = emap.size() == n_events;
+    for (size_t i = 0; same_events && i < emap.size(); ++i) same_events = emap[i] == i;
+    auto merge_events = [&](std::vector<EventCell>& events) {
+        if (same_events) return;
+        std::vector<EventCell> merged(n_events);
+        for (size_t e = 0; e < events.size() && e < emap.size(); ++e) merged[emap[e]] = events[e];
+        events = std::move(merged);
+    };
+    for (FunctionCell& c : iv.cells) {
+        c.function = function(source, p, c.function, path, "interval");
+        merge_events(c.events);
+    }
+    if (iv.lines.empty()) return;
+    SourceLineMerger& lines_of = lines(source, p, path);
+    for (LineCell& c : iv.lines) {
+        c.location = lines_of.location(c.location);
+        merge_events(c.events);
+    }
+}
+
+SourceLineMerger& DatasetMerger::lines(size_t source, const Profile& p, const std::string& path) {
+    std::unique_ptr<SourceLineMerger>& merger = slots_[source].lines;
+    if (!merger)
+        merger = std::make_unique<SourceLineMerger>(d_, *line_index_, p.lines, [this, source, &p, path](uint32_t f) {
+            return function(source, p, f, path, "code location");
+        });
+    return *merger;
+}
+
+void DatasetMerger::add_code_lines(size_t source, const Profile& p, const std::string& path) {
+    if (p.lines.addresses.empty()) return;
+    lines(source, p, path).add_addresses(slots_[source].functions);
+}
+
 Dataset merge_profiles(std::vector<Source> sources) {
     Dataset d;
-    std::vector<std::vector<size_t>> event_maps;
-    std::unordered_map<std::string, size_t> event_index;
-    for (const auto& s : sources) event_maps.push_back(map_events(s.profile.header, d.events, event_index));
-    const size_t n_events = d.events.size();
-
-    std::map<std::pair<std::string, std::string>, uint32_t> function_ids;
-    SourceLineIndex line_index;
+    DatasetMerger merger(d);
+    for (const auto& s : sources) merger.add_source(s.profile.header);
     for (size_t si = 0; si < sources.size(); ++si) {
         Source& src = sources[si];
         Profile& p = src.profile;
-        // A function becomes one of the dataset's when a cell refers to it:
-        // the reports keep a row of event sums per function, and a file may
-        // define any number of functions no interval uses (functions × events
-        // would then grow with the square of the file's size).
-        std::vector<uint32_t> fmap(p.functions.size(), kUnmapped);
-        auto merged_id = [&](uint32_t f) {
-            if (fmap[f] != kUnmapped) return fmap[f];
-            const ProfileFunction& fn = p.functions[f];
-            std::string object = fn.object == kNoObject ? std::string() : p.object_name(fn.object);
-            auto [it, added] = function_ids.try_emplace({object, fn.name},
-                                                        static_cast<uint32_t>(d.functions.size()));
-            if (added) d.functions.push_back({display_name(fn, object), fn.name, object});
-            return fmap[f] = it->second;
-        };
-        auto merged_ref = [&](uint32_t f, const char* what) {
-            if (f >= fmap.size())
-                throw ProfileError(src.path + ": " + what + " refers to function " + std::to_string(f) +
-                                   ", which the profile does not define");
-            return merged_id(f);
-        };
-        const auto& emap = event_maps[si];
-        bool same_events = emap.size() == n_events;
-        for (size_t i = 0; same_events && i < emap.size(); ++i) same_events = emap[i] == i;
-        auto merge_events = [&](std::vector<EventCell>& events) {
-            if (same_events) return;
-            std::vector<EventCell> merged(n_events);
-            for (size_t e = 0; e < events.size() && e < emap.size(); ++e) merged[emap[e]] = events[e];
-            events = std::move(merged);
-        };
-        SourceLineMerger lines(d, line_index, p.lines, merged_id);
-
         if (!src.folded) {
             src.n_intervals = p.intervals.size();
             for (const Interval& iv : p.intervals)
                 for (const FunctionCell& c : iv.cells) src.samples += c.samples;
         }
         for (Interval& iv : p.intervals) {
-            for (FunctionCell& c : iv.cells) {
-                c.function = merged_ref(c.function, "interval");
-                merge_events(c.events);
-            }
-            for (LineCell& c : iv.lines) {
-                c.location = lines.location(c.location);
-                merge_events(c.events);
-            }
+            merger.remap(si, p, iv, src.path);
             d.intervals.push_back(std::move(iv));
             d.interval_source.push_back(static_cast<uint32_t>(si));
         }
@@ -122,10 +137,11 @@ Dataset merge_profiles(std::vector<Source> sources) {
         // Locality records name functions like the cells do (kNoFunction: none known).
         for (ReuseSample& r : p.locality.samples)
             for (CodeRef* ref : {&r.sample, &r.trigger})
-                if (ref->function != kNoFunction) ref->function = merged_ref(ref->function, "reuse sample");
-        for (ExactFunction& e : p.locality.exact_functions) e.function = merged_ref(e.function, "exact function count");
+                if (ref->function != kNoFunction) ref->function = merger.function(si, p, ref->function, src.path, "reuse sample");
+        for (ExactFunction& e : p.locality.exact_functions)
+            e.function = merger.function(si, p, e.function, src.path, "exact function count");
         // After every record that names code: the addresses a dataset's CodeRef can name.
-        lines.add_addresses(fmap);
+        merger.add_code_lines(si, p, src.path);
         p.lines = {};
     }
     d.sources = std::move(sources);

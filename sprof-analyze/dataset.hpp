@@ -4,6 +4,8 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -27,7 +29,7 @@ struct FunctionInfo {
 // function: its name, its symbol, or a C++ name without its parameters.
 bool names_function(const FunctionInfo& f, const std::string& name);
 
-// Where sampled code is in the source (profiles of format 1.4 on): a
+// Where sampled code is in the source (profiles of format 1.6 on): a
 // function at a line. Strings are Dataset::strings indices.
 struct SourceFrame {
     uint32_t symbol = kNoString;  // the function, as the symbol table or debug info names it
@@ -135,6 +137,51 @@ Dataset subset(const Dataset& d, const std::vector<uint32_t>& sources);
 
 // Merges profiles already in memory (the sources' intervals are moved out).
 Dataset merge_profiles(std::vector<Source> sources);
+
+class SourceLineMerger;  // source_line_merge.hpp
+struct SourceLineIndex;
+
+// The numbering of a merged dataset, made one source at a time: events are
+// matched by name, functions by (object path, symbol name), so threads,
+// processes and MPI ranks of one run add up. merge_profiles adds every
+// source before the first interval; sprof top adds each image of a run as it
+// starts and its intervals as they are read.
+class DatasetMerger {
+public:
+    explicit DatasetMerger(Dataset& d);
+    ~DatasetMerger();
+    DatasetMerger(const DatasetMerger&) = delete;
+    DatasetMerger& operator=(const DatasetMerger&) = delete;
+
+    // A new source with these events (new names join the dataset's); returns
+    // its number for the calls below.
+    size_t add_source(const ProfileHeader& h);
+    // The dataset's index of function f of the source's profile `p` (its
+    // functions so far); throws ProfileError naming `path` and `what` when p
+    // has no function f.
+    uint32_t function(size_t source, const Profile& p, uint32_t f, const std::string& path, const char* what);
+    // An interval of the source's profile in the dataset's numbering: its
+    // cells' functions, its line cells' locations (Dataset::locations), and
+    // their events in the dataset's order. `p` is the same profile at every
+    // call for a source (it may grow between calls, as a live one does).
+    void remap(size_t source, const Profile& p, Interval& iv, const std::string& path);
+    // The source's address rows whose function the dataset has by now
+    // (Dataset::code_lines): call after every record naming code is remapped.
+    void add_code_lines(size_t source, const Profile& p, const std::string& path);
+
+private:
+    struct Slot {
+        std::vector<size_t> events;       // the source's event e → the dataset's
+        std::vector<uint32_t> functions;  // the source's function f → the dataset's, or unmapped
+        std::unique_ptr<SourceLineMerger> lines;  // made when its profile first names a location
+    };
+    SourceLineMerger& lines(size_t source, const Profile& p, const std::string& path);
+    Dataset& d_;
+    std::unordered_map<std::string, size_t> event_index_;
+    std::map<std::pair<std::string, std::string>, uint32_t> function_ids_;
+    std::unique_ptr<SourceLineIndex> line_index_;
+    std::vector<Slot> slots_;
+};
 
 // How profiles are loaded. Reports that look at profiles as a whole (flat,
 // imbalance) need no time line: `fold` sums each profile's intervals into

@@ -1,12 +1,12 @@
 // --export chrome-trace: Chrome trace-event JSON (opens in Perfetto UI and
-// chrome://tracing): a counter track per rate, the phases and each row's top
+// chrome://tracing): counter tracks per event and per rate (the flat
+// report's: the defaults and every --rate), the phases and each row's top
 // function as spans. Timestamps are microseconds since the profile start.
 #include <algorithm>
-#include <cstdio>
-#include <fstream>
 
 #include <fmt/format.h>
 
+#include "export_file.hpp"
 #include "phases.hpp"
 #include "reports.hpp"
 
@@ -115,19 +115,11 @@ void add_processes(TraceWriter& events, const Context& c) {
 }  // namespace
 
 void export_chrome_trace(const Context& c) {
-    std::ofstream out(c.options.export_file);
-    if (!out) throw std::runtime_error("cannot write " + c.options.export_file);
-    TraceWriter events(out);
-    try {
+    write_export_file(c.options.export_files.at("chrome-trace"), [&](std::ostream& out) {
+        TraceWriter events(out);
         add_processes(events, c);
-    } catch (...) {  // no half-written trace is left behind
-        out.close();
-        std::remove(c.options.export_file.c_str());
-        throw;
-    }
-    events.finish();
-    out.close();
-    if (!out) throw std::runtime_error("cannot write " + c.options.export_file);
+        events.finish();
+    });
 }
 
 }  // namespace sprof::analyze

@@ -44,6 +44,7 @@ std::string general_help() {
     shared += line("-h, --help", "this text");
     return fmt::format(
         "usage: sprof [REPORT] [OUTPUT...] [OPTION...] PROFILE...\n"
+        "       sprof top [OPTION...] PROFILE   (live, as --follow)\n"
         "       sprof help NAME\n"
         "Reports on one or more sprof profiles (merged: threads, processes, MPI ranks).\n\n"
         "Reports (one at a time; the flat profile when none is given):\n{}"

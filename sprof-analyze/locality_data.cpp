@@ -58,7 +58,7 @@ void add_sampled(LocalityData& out, const Source& src, uint32_t source) {
             if (s.distance == 0)
                 throw ProfileError(fmt::format("{}: a reuse sample of thread {} has distance 0 (the trigger counts: "
                                                "the least distance is 1)", src.path, s.tid));
-            stream.samples.push_back({s.distance, static_cast<double>(accesses) / static_cast<double>(count),
+            stream.samples.push_back({s.distance, s.position, static_cast<double>(accesses) / static_cast<double>(count),
                                       s.sample.function, s.trigger.function});
         }
         sampled_accesses += accesses;

@@ -14,6 +14,7 @@ namespace sprof::analyze {
 // One reuse sample as the models read it.
 struct StreamSample {
     uint64_t distance = kNoReuse;  // accesses from the sample to the trigger, counting the trigger
+    uint64_t position = 0;         // the sampled access's number in the stream (0: not recorded, before 1.5)
     double weight = 0;             // accesses it stands for: its window's accesses / its window's samples
     uint32_t sample_function = kNoFunction;   // Dataset::functions index
     uint32_t trigger_function = kNoFunction;

@@ -166,10 +166,10 @@ MissRatioCurve exact_curve(const LocalityData& data, Policy policy) {
 std::vector<double> sample_miss_probabilities(const ReuseStream& s, Policy policy, uint64_t lines) {
     std::vector<double> p(s.samples.size(), 1.0);
     if (policy == Policy::lru) {
-        const LruStream lru = lru_stream(s);
-        const std::vector<double> stack = expected_stack_distances(lru.histogram);
+        const StackDistanceModel model = stack_model(s);
         for (size_t i = 0; i < p.size(); ++i)
-            if (lru.group[i] != kNeverReused) p[i] = stack[lru.group[i]] >= static_cast<double>(lines) ? 1 : 0;
+            if (const StreamSample& x = s.samples[i]; x.distance != kNoReuse)
+                p[i] = model.expected(x.distance, x.position) >= static_cast<double>(lines) ? 1 : 0;
         return p;
     }
     for (const StreamWindow& w : solving_windows(s)) {
@@ -208,6 +208,8 @@ FunctionMissTable exact_function_misses(const LocalityData& data, Policy policy,
 }
 
 }  // namespace
+
+StackDistanceModel stack_model(const ReuseStream& s) { return StackDistanceModel(lru_stream(s).histogram); }
 
 const char* to_string(Policy p) { return p == Policy::lru ? "lru" : "random"; }
 

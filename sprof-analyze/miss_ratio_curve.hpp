@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "locality_data.hpp"
+#include "statstack.hpp"
 
 namespace sprof::analyze {
 
@@ -74,5 +75,9 @@ FunctionMissTable function_misses(const LocalityData& data, Policy policy, uint6
 
 // The sizes a profile's curve is given at (see miss_ratio_curve).
 std::vector<uint64_t> curve_sizes(const LocalityData& data, Policy policy);
+
+// The LRU stack-distance model of one stream (StatStack), the one every
+// view converts reuse distances with.
+StackDistanceModel stack_model(const ReuseStream& s);
 
 }  // namespace sprof::analyze

@@ -9,6 +9,10 @@ bool Options::wants_output(const std::string& name) const {
     return std::find(outputs.begin(), outputs.end(), name) != outputs.end();
 }
 
+void Options::add_output(const std::string& name) {
+    if (!wants_output(name)) outputs.push_back(name);
+}
+
 PhaseParams phase_params(const Options& o) {
     return {o.phases.function, o.phase_threshold, o.min_phase, o.estimator};
 }

@@ -1,6 +1,7 @@
 // What the command line of `sprof` asked for (cli.cpp fills it), and the
 // conversions of its values.
 #pragma once
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -41,13 +42,15 @@ struct Options {
     unsigned min_phase = 3;        // intervals
     std::string plot_file;
     std::string plot_rate;
-    std::string export_kind, export_file;
+    std::map<std::string, std::string> export_files;  // export format (--export KIND FILE) → its file
     std::string output;        // --calibrate's MACHINE.json
     std::string machine_file;  // --predict's MACHINE.json
     Policy policy = Policy::lru;  // --mrc's cache
     uint64_t cache_bytes = 0;     // --mrc --cache SIZE: misses per function
+    unsigned wait_s = 10;         // --follow: how long a profile may take to appear
 
     bool wants_output(const std::string& name) const;
+    void add_output(const std::string& name);  // once, however often it is given
 };
 
 // The phase parameters the options give.

@@ -19,8 +19,9 @@ std::string utc_time(uint64_t unix_ns) {
     return buf;
 }
 
-// How the image ended, as its END record says.
-std::string ended(const ProfileEnd& e) {
+}  // namespace
+
+std::string describe_end(const ProfileEnd& e) {
     if (!e.present) return "unknown (no END record: killed?)";
     switch (e.how) {
     case EndHow::exit: return fmt::format("exit {}", e.exit_status);
@@ -33,8 +34,6 @@ std::string ended(const ProfileEnd& e) {
     default: return "unknown (not recorded by this collector)";
     }
 }
-
-}  // namespace
 
 ProfileInfo profile_info(const Dataset& d, uint32_t source) {
     const Source& s = d.sources.at(source);
@@ -52,7 +51,7 @@ ProfileInfo profile_info(const Dataset& d, uint32_t source) {
         i.exit_status = p.end.exit_status;
         i.lost_samples = p.end.lost_samples;
     }
-    i.ended = ended(p.end);
+    i.ended = describe_end(p.end);
     // The source's cells are the dataset's now, its events in the dataset's order.
     std::vector<size_t> column;
     for (const ProfileEvent& e : p.header.events)

@@ -38,6 +38,9 @@ struct ProfileInfo {
     std::vector<std::string> warnings;
 };
 
+// How an image ended, as its END record says ("exit 0", "killed by SIGKILL").
+std::string describe_end(const ProfileEnd& e);
+
 // Of source `source` of the dataset.
 ProfileInfo profile_info(const Dataset& d, uint32_t source);
 

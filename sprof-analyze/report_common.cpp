@@ -6,6 +6,22 @@
 
 namespace sprof::analyze {
 
+void add_function_columns(Table& t) {
+    t.add_column({Column::text, "function"});
+    t.add_column({Column::text, "object"});
+    t.add_column({Column::integer, "samples"});
+    t.add_column({Column::fixed, "time_s", 3});
+    t.add_column({Column::fixed, "time_pct", 2});
+}
+
+void put_function(Table& t, const Dataset& d, uint32_t f, const Counts& counts, const Counts& all) {
+    t.put(d.functions[f].name);
+    t.put(object_basename(d.functions[f].object));
+    t.put(counts.samples);
+    t.put(counts.seconds());
+    t.put(all.time_ns ? std::optional<double>(100.0 * counts.time_ns / all.time_ns) : std::nullopt);
+}
+
 void add_event_and_rate_columns(Table& t, const Dataset& d, const RateSet& rates) {
     for (const auto& e : d.events) t.add_column({Column::integer, e.name});
     for (const auto& r : rates.rates()) t.add_column({Column::general, r.name, 4});
@@ -15,20 +31,6 @@ void put_events_and_rates(Table& t, const Counts& counts, const RateSet& rates, 
     auto events = estimate_events(counts, e);
     for (const auto& v : events) t.put(v);
     for (const auto& v : rates.evaluate(counts, events)) t.put(v);
-}
-
-void add_share_columns(Table& t, const Context& c) {
-    t.add_column({Column::integer, "samples"});
-    t.add_column({Column::fixed, "time_s", 3});
-    t.add_column({Column::fixed, "time_pct", 2});
-    add_event_and_rate_columns(t, c.data, c.rates);
-}
-
-void put_share(Table& t, const Context& c, const Counts& row, const Counts& all) {
-    t.put(row.samples);
-    t.put(row.seconds());
-    t.put(all.time_ns ? std::optional<double>(100.0 * row.time_ns / all.time_ns) : std::nullopt);
-    put_events_and_rates(t, row, c.rates, c.options.estimator);
 }
 
 void write_heading(const Context& c, const Counts& all) {

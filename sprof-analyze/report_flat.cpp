@@ -11,14 +11,13 @@ void report_flat(const Context& c) {
     if (c.options.top > 0 && ranked.size() > c.options.top) ranked.resize(c.options.top);
 
     Table t;
-    t.add_column({Column::text, "function"});
-    t.add_column({Column::text, "object"});
-    add_share_columns(t, c);
+    add_function_columns(t);
+    add_event_and_rate_columns(t, d, c.rates);
     for (uint32_t f : ranked) {
+        const Counts& fc = per_function[f];
         t.new_row();
-        t.put(d.functions[f].name);
-        t.put(object_basename(d.functions[f].object));
-        put_share(t, c, per_function[f], all);
+        put_function(t, d, f, fc, all);
+        put_events_and_rates(t, fc, c.rates, c.options.estimator);
     }
 
     if (c.options.format == Format::text) {

@@ -1,6 +1,8 @@
 // The table of reports and outputs.
 #include "report_kinds.hpp"
 
+#include <algorithm>
+
 #include "byte_size.hpp"
 #include "calibrate.hpp"
 
@@ -38,7 +40,7 @@ std::vector<ReportKind> make_report_kinds() {
                    "of the call (the default, --no-inline), or the inlined function's, at its own\n"
                    "line (--inline). Lines come from the program's debug information (-g), also\n"
                    "from a separate debug file (build-id or .gnu_debuglink, e.g. libc6-dbg);\n"
-                   "profiles older than format 1.4 have none.",
+                   "profiles older than format 1.6 have none.",
         .run = report_lines,
     });
     kinds.push_back({
@@ -60,6 +62,33 @@ std::vector<ReportKind> make_report_kinds() {
                      .help = "a row per function in each interval (--top N: the first N)",
                      .set = [](Options& o, const std::string&, const OptionValues&) { o.by_function = true; }}},
         .run = report_timeline,
+    });
+    kinds.push_back({
+        .name = "top",
+        .option = {.names = "--follow", .help = "live, while a collector writes it: sprof top PROFILE"},
+        .details = "Follows one profile as sprof_lib or sprof_pt writes it (the program may have\n"
+                   "been started by anyone): waits for the file, reads what is appended, and shows\n"
+                   "each histogram interval once complete. On a terminal a screen like perf top:\n"
+                   "functions by their share of the interval's time, samples, every rate, and a\n"
+                   "sparkline of their share in the last 24 intervals; q quits. Elsewhere CSV, the\n"
+                   "header once and a row per function and interval, flushed per interval: the\n"
+                   "columns of --timeline --by-function with time_pct after time_s. Threads merge\n"
+                   "as in --timeline; the images a process execs into continue the time line.\n"
+                   "When the program ends it says how, and exits 0.",
+        .options = {{.names = "--wait",
+                     .value = "S",
+                     .values = 1,
+                     .help = "seconds to wait for the profile (or an exec'd\nimage's) to appear (default 10)",
+                     .set = [](Options& o, const std::string& opt,
+                               const OptionValues& v) { o.wait_s = static_cast<unsigned>(std::min<unsigned long>(parse_count(opt, v[0]), 86400)); }}},
+        .check =
+            [](const Options& o) {
+                if (o.profiles.size() != 1)
+                    throw UsageError("sprof top follows one profile, not " + std::to_string(o.profiles.size()));
+                if (o.format == Format::json) throw UsageError("sprof top writes a screen or CSV, not JSON");
+                if (!o.outputs.empty()) throw UsageError("sprof top takes no --plot or --export");
+            },
+        .run_alone = follow_profile,
     });
     kinds.push_back({
         .name = "phases",
@@ -132,7 +161,7 @@ std::vector<ReportKind> make_report_kinds() {
                          }}},
         .check =
             [](const Options& o) {
-                if (!o.export_file.empty()) throw UsageError("--export does not apply to --mrc");
+                if (!o.export_files.empty()) throw UsageError("--export does not apply to --mrc");
             },
         .run = report_locality,
     });
@@ -189,25 +218,66 @@ std::vector<ReportKind> make_report_kinds() {
                      .set = [](Options& o, const std::string&, const OptionValues& v) { o.plot_rate = v[0]; }}},
         .run = write_plot,
     });
+    // The export formats share `--export KIND FILE`: its setter picks the format.
+    auto set_export = [](Options& o, const std::string&, const OptionValues& v) {
+        const ReportKind* k = find_report_kind(v[0]);
+        if (!k || !k->exported)
+            throw UsageError("unknown export format '" + v[0] + "' (use " + export_format_names() + ")");
+        o.add_output(k->name);
+        o.export_files[k->name] = v[1];
+    };
     kinds.push_back({
-        .name = "export",
+        .name = "chrome-trace",
         .option = {.names = "--export",
                    .value = "chrome-trace FILE.json",
                    .values = 2,
                    .help = "Chrome trace events (Perfetto UI)",
-                   .set =
-                       [](Options& o, const std::string&, const OptionValues& v) {
-                           if (v[0] != "chrome-trace")
-                               throw UsageError("unknown export format '" + v[0] + "' (use chrome-trace)");
-                           o.export_kind = v[0];
-                           o.export_file = v[1];
-                       }},
+                   .set = set_export},
         .output = true,
+        .exported = true,
         .details = "Opens in Perfetto UI and chrome://tracing: counter tracks per event (its\n"
                    "estimate in each interval, and that per second) and per rate, the phases and\n"
                    "each time-line row's top function as spans; a job's ranks as processes on one\n"
                    "time line; times in microseconds since the profile start.",
         .run = export_chrome_trace,
+    });
+    kinds.push_back({
+        .name = "pprof",
+        .option = {.names = "--export",
+                   .value = "pprof FILE.pb.gz",
+                   .values = 2,
+                   .help = "profile.proto, gzipped (go tool pprof, speedscope)",
+                   .set = set_export},
+        .output = true,
+        .exported = true,
+        .details = "The flat profile as pprof's profile.proto, gzip-compressed: one sample per\n"
+                   "source location (its Line list: the inlined functions there, innermost first,\n"
+                   "then the function's own line; `go tool pprof -lines`), or per function where\n"
+                   "the profile has no source lines, with a value per sample type: samples (count), cpu (reference time,\n"
+                   "nanoseconds; the default) and every event's estimate (task-clock and cpu-clock\n"
+                   "in nanoseconds, others a count), so `go tool pprof -sample_index=page-faults`\n"
+                   "ranks functions by page faults. An estimate that is unknown (the event was\n"
+                   "never live while the function ran) is written as 0 and counted in a comment.",
+        .run = export_pprof,
+    });
+    kinds.push_back({
+        .name = "gecko",
+        .option = {.names = "--export",
+                   .value = "gecko FILE.json",
+                   .values = 2,
+                   .help = "Gecko profile JSON (Firefox Profiler)",
+                   .set = set_export},
+        .output = true,
+        .exported = true,
+        .details = "Opens in the Firefox Profiler (profiler.firefox.com, Load a profile from file):\n"
+                   "a process per profile, a thread track per thread. Each histogram interval's\n"
+                   "samples are spread evenly over its time span, each function's interleaved\n"
+                   "with the others' in proportion (the profile knows how many fell in each\n"
+                   "function, not in which order); the CPU time each sample stands for is its\n"
+                   "CPU delta. At most 200,000 samples: a larger profile is thinned alike, each\n"
+                   "function's share and CPU time kept. A counter track per event (its estimate\n"
+                   "in each time-line row), and the phases as markers on the process's main thread.",
+        .run = export_gecko,
     });
     return kinds;
 }
@@ -223,6 +293,16 @@ const ReportKind* find_report_kind(const std::string& name) {
     for (const auto& k : report_kinds())
         if (k.name == name) return &k;
     return nullptr;
+}
+
+std::string export_format_names() {
+    std::vector<std::string> names;
+    for (const auto& k : report_kinds())
+        if (k.exported) names.push_back(k.name);
+    std::string out;
+    for (size_t i = 0; i < names.size(); ++i)
+        out += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+    return out;
 }
 
 }  // namespace sprof::analyze

@@ -15,6 +15,9 @@ struct ReportKind {
     std::string name{};     // "phases": `sprof help phases`
     OptionSpec option{};    // the option that asks for it (no names: the default report)
     bool output = false;  // writes a file beside the report on stdout (--plot, --export)
+    // An export format: asked for by `--export NAME FILE`, one option shared by
+    // every format (option.value shows NAME and its file); an output too.
+    bool exported = false;
     std::string details{};  // what `sprof help NAME` tells beyond the option's line
     std::vector<OptionSpec> options{};          // its own: given without it, a usage error
     void (*check)(const Options&) = nullptr;  // usage checks once the whole line is read
@@ -27,5 +30,7 @@ struct ReportKind {
 const std::vector<ReportKind>& report_kinds();
 // nullptr when there is none of that name.
 const ReportKind* find_report_kind(const std::string& name);
+// The names of the export formats, for messages: "chrome-trace, pprof or gecko".
+std::string export_format_names();
 
 }  // namespace sprof::analyze

@@ -14,9 +14,8 @@ void report_lines(const Context& c) {
 
     Table t;
     t.add_column({Column::text, "source"});
-    t.add_column({Column::text, "function"});
-    t.add_column({Column::text, "object"});
-    add_share_columns(t, c);
+    add_function_columns(t);
+    add_event_and_rate_columns(t, d, c.rates);
     // The full path and the line as numbers, for programs; text has them in `source`.
     const bool full = c.options.format != Format::text;
     if (full) {
@@ -29,9 +28,8 @@ void report_lines(const Context& c) {
         selected.add(r.counts);
         t.new_row();
         t.put(d.source_text(r.frame));
-        t.put(d.functions[r.function].name);
-        t.put(object_basename(d.functions[r.function].object));
-        put_share(t, c, r.counts, lp.total);
+        put_function(t, d, r.function, r.counts, lp.total);
+        put_events_and_rates(t, r.counts, c.rates, c.options.estimator);
         if (full) {
             t.put(d.file_path(r.frame));
             t.put_value(r.frame.line ? Value(uint64_t{r.frame.line}) : Value());

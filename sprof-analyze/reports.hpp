@@ -24,6 +24,8 @@ void report_lines(const Context& c);
 void report_info(const Context& c);
 // One row per time-line row, or per (row, function) (report_timeline.cpp).
 void report_timeline(const Context& c);
+// A profile while a collector writes it, live (sprof top; report_top.cpp).
+void follow_profile(const Options& o, std::ostream& out);
 // One row per phase (report_phases.cpp).
 void report_phases(const Context& c);
 // The miss-ratio curve (report_mrc.hpp), as a report of the table.
@@ -34,18 +36,24 @@ void report_imbalance(const Context& c);
 void report_warp(const Context& c);
 // A rate over time as PNG or SVG through gnuplot (plot.cpp).
 void write_plot(const Context& c);
-// Chrome trace-event JSON: counter tracks per rate, phases as spans (export_chrome.cpp).
+// Chrome trace-event JSON: counter tracks per event and rate, phases as spans (export_chrome.cpp).
 void export_chrome_trace(const Context& c);
+// pprof's profile.proto, gzipped: a sample per function, a value per event (export_pprof.cpp).
+void export_pprof(const Context& c);
+// Gecko profile JSON for the Firefox Profiler: samples over time per thread,
+// counters per event, phases as markers (export_gecko.cpp).
+void export_gecko(const Context& c);
+
+// A function's columns in the flat profile, sprof --lines and sprof top's
+// CSV: function, object, samples, time_s, time_pct (its share of `all`'s time).
+void add_function_columns(Table& t);
+void put_function(Table& t, const Dataset& d, uint32_t f, const Counts& counts, const Counts& all);
 
 // Columns shared by the reports: one per event (named exactly as the event),
 // then one per rate; and the matching values.
 void add_event_and_rate_columns(Table& t, const Dataset& d, const RateSet& rates);
 void put_events_and_rates(Table& t, const Counts& counts, const RateSet& rates, Estimator e);
 
-// The columns of a flat profile's row (samples, time_s, time_pct, every
-// event and rate) and their values for `row` out of `all`.
-void add_share_columns(Table& t, const Context& c);
-void put_share(Table& t, const Context& c, const Counts& row, const Counts& all);
 // A flat profile's first lines in text: program, profiles, samples, time,
 // estimator, and the rates' definitions.
 void write_heading(const Context& c, const Counts& all);

@@ -14,9 +14,7 @@ SourceLineMerger::SourceLineMerger(Dataset& d, SourceLineIndex& index, const Sou
     : d_(d),
       index_(index),
       lines_(lines),
-      function_(std::move(function)),
-      strings_(lines.strings.size(), kUnmapped),
-      locations_(lines.locations.size(), kUnmapped) {}
+      function_(std::move(function)) {}
 
 uint32_t SourceLineMerger::intern(const std::string& s) {
     auto [it, added] = index_.strings.try_emplace(s, static_cast<uint32_t>(d_.strings.size()));
@@ -26,11 +24,13 @@ uint32_t SourceLineMerger::intern(const std::string& s) {
 
 uint32_t SourceLineMerger::string(uint32_t id) {
     if (id == kNoString) return kNoString;  // the reader checked every other id
+    if (id >= strings_.size()) strings_.resize(lines_.strings.size(), kUnmapped);  // the profile grew
     if (strings_[id] == kUnmapped) strings_[id] = intern(lines_.strings[id]);
     return strings_[id];
 }
 
 uint32_t SourceLineMerger::location(uint32_t id) {
+    if (id >= locations_.size()) locations_.resize(lines_.locations.size(), kUnmapped);  // the profile grew
     if (locations_[id] != kUnmapped) return locations_[id];
     const CodeLocation& l = lines_.locations[id];
     SourceLocation loc;
@@ -61,7 +61,7 @@ uint32_t SourceLineMerger::location(uint32_t id) {
 
 void SourceLineMerger::add_addresses(const std::vector<uint32_t>& mapped) {
     for (const CodeAddress& a : lines_.addresses) {
-        const uint32_t f = mapped[a.code.function];
+        const uint32_t f = a.code.function < mapped.size() ? mapped[a.code.function] : kUnmapped;
         if (f == kUnmapped) continue;
         // The first row of an address counts (a writer writes one).
         d_.code_lines.try_emplace({f, a.code.address}, CodeLine{location(a.location), a.column});

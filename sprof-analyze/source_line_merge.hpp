@@ -23,16 +23,20 @@ struct SourceLineIndex {
 };
 
 // One profile's source lines, mapped into the dataset as they are named.
+// The profile's tables may grow between calls (a profile read while it is
+// written): ids past those seen are looked up in them as they are then.
 class SourceLineMerger {
 public:
-    // `function` maps a FUNCTION id of the profile to the dataset's.
+    // `function` maps a FUNCTION id of the profile to the dataset's; `lines`
+    // must outlive the merger.
     SourceLineMerger(Dataset& d, SourceLineIndex& index, const SourceLines& lines,
                      std::function<uint32_t(uint32_t)> function);
     // The dataset location of the profile's location `id` (a valid id).
     uint32_t location(uint32_t id);
     // Rows of the profile's address table whose function the dataset
     // already has (`mapped`: the dataset id of each profile function, or
-    // UINT32_MAX): the only code a dataset's CodeRef can name.
+    // UINT32_MAX; functions past its end are unmapped): the only code a
+    // dataset's CodeRef can name.
     void add_addresses(const std::vector<uint32_t>& mapped);
 
 private:

@@ -1,5 +1,7 @@
 #include "statstack.hpp"
 
+#include <algorithm>
+
 namespace sprof::analyze {
 
 namespace {
@@ -31,6 +33,23 @@ std::vector<double> expected_stack_distances(const ReuseHistogram& h) {
         stack[j + 1] = sum;
     }
     return stack;
+}
+
+StackDistanceModel::StackDistanceModel(const ReuseHistogram& h)
+    : distance_(h.distance), stack_(expected_stack_distances(h)), from_(weight_from(h)) {
+    const double total = from_.empty() ? 0 : from_[0];
+    for (double& f : from_) f = total > 0 ? f / total : 0;
+}
+
+double StackDistanceModel::expected(uint64_t distance, uint64_t) const {
+    if (distance <= 1) return 0;
+    // j: the last distance of the histogram ≤ distance − 1. Σ_{k=0}^{d−2} P(D > k)
+    // is E[S] up to d_j, then P(D ≥ d_j) for k = d_j − 1, then P(D > d_j)
+    // for each k from d_j to d − 2.
+    const auto after = std::upper_bound(distance_.begin(), distance_.end(), distance - 1);
+    if (after == distance_.begin()) return static_cast<double>(distance - 1);  // P(D > k) = 1 below d_0
+    const size_t j = static_cast<size_t>(after - distance_.begin()) - 1;
+    return stack_[j] + from_[j] + static_cast<double>(distance - 1 - distance_[j]) * from_[j + 1];
 }
 
 std::vector<double> lru_miss_weights(const ReuseHistogram& h, std::span<const double> stack,

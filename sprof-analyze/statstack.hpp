@@ -36,6 +36,23 @@ struct ReuseHistogram {
 // E[S(d)] for every distance of the histogram (non-decreasing).
 std::vector<double> expected_stack_distances(const ReuseHistogram& h);
 
+// E[S] of a reuse of any distance in one stream: what every view that asks
+// "does this reuse (or this gap of a followed line) miss in a cache of C
+// lines?" asks — per-sample misses, tenures, reuse pairs. `position` is the
+// access the reuse starts at (ReuseSample::position), for a model that
+// converts with the samples of its time; this one converts with the
+// stream's whole distribution and does not use it.
+class StackDistanceModel {
+public:
+    explicit StackDistanceModel(const ReuseHistogram& h);
+    double expected(uint64_t distance, uint64_t position) const;
+
+private:
+    std::vector<uint64_t> distance_;
+    std::vector<double> stack_;  // E[S] at each distance_
+    std::vector<double> from_;   // share of the weight at distance_[j] or beyond (no reuse included)
+};
+
 // The weight that misses in an LRU cache of each size (in lines, ascending):
 // samples never reused and those whose expected stack distance is ≥ the size.
 std::vector<double> lru_miss_weights(const ReuseHistogram& h, std::span<const double> stack,

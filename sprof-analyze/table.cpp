@@ -64,9 +64,11 @@ std::string csv_quote(const std::string& s) {
     return q + '"';
 }
 
-void Table::write_csv(std::ostream& out) const {
-    for (size_t c = 0; c < columns_.size(); ++c) out << (c ? "," : "") << csv_quote(columns_[c].name);
-    out << '\n';
+void Table::write_csv(std::ostream& out, bool with_header) const {
+    if (with_header) {
+        for (size_t c = 0; c < columns_.size(); ++c) out << (c ? "," : "") << csv_quote(columns_[c].name);
+        out << '\n';
+    }
     for (const auto& row : rows_) {
         for (size_t c = 0; c < columns_.size(); ++c) {
             if (c) out << ',';
@@ -101,5 +103,7 @@ Json Table::to_json() const {
 std::string dump_json(const Json& j, int indent) {
     return j.dump(indent, ' ', false, Json::error_handler_t::replace);
 }
+
+std::string valid_utf8(const std::string& s) { return Json::parse(dump_json(Json(s))).get<std::string>(); }
 
 }  // namespace sprof::analyze

@@ -18,6 +18,9 @@ using Json = nlohmann::ordered_json;
 // always UTF-8: an invalid byte becomes U+FFFD instead of an exception that
 // would lose the whole report. indent < 0: one line.
 std::string dump_json(const Json& j, int indent = -1);
+// The same replacement for a string on its own (formats whose strings must
+// be UTF-8, such as pprof's).
+std::string valid_utf8(const std::string& s);
 
 enum class Format { text, csv, json };
 
@@ -53,7 +56,7 @@ public:
     size_t rows() const { return rows_.size(); }
 
     void write_text(std::ostream& out) const;
-    void write_csv(std::ostream& out) const;
+    void write_csv(std::ostream& out, bool with_header = true) const;  // without: rows appended to earlier ones
     Json to_json() const;  // array of objects keyed by column name, in column order
 
 private:

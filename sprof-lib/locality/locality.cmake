@@ -11,13 +11,20 @@ set_target_properties(sprof_access PROPERTIES CXX_VISIBILITY_PRESET hidden VISIB
 target_link_libraries(sprof_access PRIVATE atomic)  # the 16-byte atomics
 install(TARGETS sprof_access LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 
-target_sources(sprof_rt PRIVATE ${SPROF_LOCALITY_DIR}/locality_threads.cpp ${SPROF_LOCALITY_DIR}/locality_records.cpp)
+target_sources(sprof_rt PRIVATE ${SPROF_LOCALITY_DIR}/locality_threads.cpp ${SPROF_LOCALITY_DIR}/locality_records.cpp
+                               ${SPROF_LOCALITY_DIR}/data_objects.cpp)
 target_link_libraries(sprof_rt PRIVATE atomic)
 
 # The C library's memory functions, which the compiler does not instrument:
 # ld --wrap sends the program's calls to the hooks' __wrap_ functions.
+# The allocation functions likewise, so a sampled address can be named by
+# the call that allocated it.
 set(SPROF_WRAPPED_FUNCTIONS memcpy mempcpy memmove memset __memcpy_chk __mempcpy_chk __memmove_chk
-    __memset_chk strlen strcpy stpcpy __strcpy_chk __stpcpy_chk strcmp memcmp)
+    __memset_chk strlen strcpy stpcpy __strcpy_chk __stpcpy_chk strcmp memcmp
+    malloc calloc realloc reallocarray free posix_memalign aligned_alloc strdup strndup
+    _Znwm _Znam _ZnwmRKSt9nothrow_t _ZnamRKSt9nothrow_t _ZnwmSt11align_val_t _ZnamSt11align_val_t
+    _ZdlPv _ZdaPv _ZdlPvm _ZdaPvm _ZdlPvSt11align_val_t _ZdaPvSt11align_val_t
+    _ZdlPvmSt11align_val_t _ZdaPvmSt11align_val_t)
 list(TRANSFORM SPROF_WRAPPED_FUNCTIONS PREPEND "--wrap=" OUTPUT_VARIABLE wraps)
 list(JOIN wraps " " SPROF_WRAP_OPTIONS)
 

@@ -1,49 +1,108 @@
 // The writer thread's side of locality collection: what each thread's
-// sampler found becomes REUSE_SAMPLES and LOCALITY_WINDOW records, its PCs
-// resolved to functions by the session (which writes their FUNCTION records
-// as it does for event samples).
+// sampler found becomes REUSE_SAMPLES_WIDE, TENURES and LOCALITY_WINDOW
+// records, each sample named by its data object (data_objects.hpp); PCs
+// are resolved to functions by the session (which writes their FUNCTION
+// records as it does for event samples). Exact mode writes each thread's
+// curve, functions and instructions when the thread ends.
 #include <cstdio>
 #include <vector>
 
+#include "data_objects.hpp"
 #include "locality_runtime.hpp"
 #include "locality_thread.hpp"
 
 namespace sprof::rt::locality {
 namespace {
 
-uint64_t g_lost = 0;  // samples and windows lost by threads already reclaimed
+uint64_t g_lost = 0;  // samples, windows and tenures lost by threads already reclaimed
+uint64_t g_lost_allocations = 0;
 
-void write_samples(ProfileSession& session, uint32_t tid, const std::vector<RawReuse>& found,
-                   const std::vector<LocalityWindow>& windows) {
-    if (!found.empty()) {
-        std::vector<ReuseSample> samples;
-        samples.reserve(found.size());
-        for (const RawReuse& r : found)
-            samples.push_back(ReuseSample{tid, r.window, r.distance, session.code_ref(r.sample_pc),
-                                          r.distance == kNoReuse ? CodeRef{} : session.code_ref(r.trigger_pc),
-                                          r.address, r.size, r.sample_write, r.trigger_write});
-        session.writer().add_reuse_samples(samples);
+struct Waiting {
+    uint32_t tid;
+    RawReuse found;
+};
+
+// What the writer keeps between drains of one image's profile.
+struct WriterState {
+    explicit WriterState(ProfileSession& s) : session(&s), data(s) {}
+    ProfileSession* session;
+    DataObjects data;
+    uint64_t replay_limit = 0;      // the allocation epoch the previous drain saw
+    std::vector<Waiting> waiting;   // samples whose start is not replayed yet
+};
+// Never destroyed: the writer drains for the last time from the program's
+// exit handlers, after which a static's destructor may already have run.
+WriterState* g_writer = nullptr;
+
+ReuseSample to_sample(ProfileSession& session, uint32_t tid, const RawReuse& r, uint32_t data) {
+    return ReuseSample{tid,
+                       r.window,
+                       r.distance,
+                       session.code_ref(r.sample_pc),
+                       r.distance == kNoReuse ? CodeRef{} : session.code_ref(r.trigger_pc),
+                       r.address,
+                       r.size,
+                       r.sample_write,
+                       r.trigger_write,
+                       r.position,
+                       data};
+}
+
+// Samples whose data object is known now (all of them at the end) are
+// written; the others wait for the next drain.
+void write_samples(WriterState& w, bool final) {
+    std::vector<ReuseSample> ready;
+    size_t kept = 0;
+    for (const Waiting& s : w.waiting) {
+        uint32_t data = kNoData;
+        if (w.data.take(s.tid, s.found.position, data) || final)
+            ready.push_back(to_sample(*w.session, s.tid, s.found, data));
+        else
+            w.waiting[kept++] = s;
     }
-    for (const LocalityWindow& w : windows) session.writer().add_locality_window(w);
+    w.waiting.resize(kept);
+    if (!ready.empty()) w.session->writer().add_reuse_samples(ready);
+}
+
+void write_tenures(ProfileSession& session, uint32_t tid, const std::vector<RawTenure>& found) {
+    if (found.empty()) return;
+    std::vector<Tenure> tenures;
+    tenures.reserve(found.size());
+    for (const RawTenure& t : found)
+        tenures.push_back(Tenure{tid, t.position, t.end, std::vector<TenureStep>(t.steps, t.steps + t.n_steps)});
+    session.writer().add_tenures(tenures);
 }
 
 // Exact mode, once the thread's collection is over: its curve, its
-// functions (PCs mapped to functions now), and one window with its totals.
+// functions and instructions (PCs mapped to functions now), and one window
+// with its totals.
 void write_exact(ProfileSession& session, uint32_t tid, const ExactCache& exact, uint64_t unseen_words) {
     const ExactCurve curve = exact.curve(tid);
     session.writer().add_exact_curve(curve);
     const auto functions =
         exact.lru().functions(tid, [&](uint64_t pc) { return session.code_ref(pc).function; });
     session.writer().add_exact_functions(functions);
+    session.writer().add_exact_instructions(exact.instructions(tid, [&](uint64_t pc) { return session.code_ref(pc); }));
     session.writer().add_locality_window(LocalityWindow{tid, 0, curve.accesses, 0, unseen_words});
 }
 
 }  // namespace
 
 void drain(ProfileSession& session, bool final) {
-    std::vector<RawReuse> samples;
+    if (!g_writer || g_writer->session != &session) {
+        delete g_writer;
+        g_writer = new WriterState(session);
+    }
+    WriterState& w = *g_writer;
+    // Events numbered up to what the previous drain saw have reached their
+    // rings by now; later ones may still be on their way (data_objects.hpp).
+    const uint64_t limit = final ? UINT64_MAX : w.replay_limit;
+    w.replay_limit = allocation_epoch();
+
+    SamplerOutput out;
+    std::vector<AllocationEvent> events;
     std::vector<LocalityWindow> windows;
-    uint64_t live_lost = 0;
+    uint64_t live_lost = 0, live_lost_allocations = 0;
     for (auto& slot : g_threads) {
         ThreadState* t = slot.load(std::memory_order_acquire);
         if (!t) continue;
@@ -64,15 +123,20 @@ void drain(ProfileSession& session, bool final) {
         const auto tid = static_cast<uint32_t>(t->tid);
         if (!t->named) {
             session.add_thread(tid, t->name);
+            w.data.add_stack(tid, t->stack_low, t->stack_high);
             t->named = true;
         }
+        t->allocations.pop_all(events);
+        (exited ? g_lost_allocations : live_lost_allocations) += t->lost_allocations.load(std::memory_order_relaxed);
         // Once ended, the owner no longer touches its sampler or simulator.
         if (t->sampler) {
-            samples.clear();
-            windows.clear();
-            if (ended) t->sampler->finish(t->final_count, t->final_unseen, samples, windows);
-            else t->sampler->drain(samples, windows);
-            write_samples(session, tid, samples, windows);
+            out.clear();
+            if (ended) t->sampler->finish(t->final_count, t->final_unseen, out);
+            else t->sampler->drain(out);
+            w.data.add_starts(tid, out.starts);
+            for (const RawReuse& r : out.samples) w.waiting.push_back(Waiting{tid, r});
+            write_tenures(session, tid, out.tenures);
+            windows.insert(windows.end(), out.windows.begin(), out.windows.end());
             (exited ? g_lost : live_lost) += t->sampler->lost();
         } else if (ended && !t->written) {
             write_exact(session, tid, *t->exact, t->final_unseen);
@@ -83,9 +147,16 @@ void drain(ProfileSession& session, bool final) {
             delete t;
         }
     }
+    w.data.add_events(events);
+    w.data.replay(limit);
+    write_samples(w, final);
+    for (const LocalityWindow& lw : windows) session.writer().add_locality_window(lw);
     if (final && g_lost + live_lost > 0)
         std::fprintf(stderr, "sprof: %llu locality samples lost (the writer fell behind)\n",
                      static_cast<unsigned long long>(g_lost + live_lost));
+    if (final && g_lost_allocations + live_lost_allocations > 0)
+        std::fprintf(stderr, "sprof: %llu allocations not recorded (the writer fell behind); their samples may be named by an older block\n",
+                     static_cast<unsigned long long>(g_lost_allocations + live_lost_allocations));
 }
 
 }  // namespace sprof::rt::locality

@@ -9,8 +9,24 @@
 
 #include "sprof/exact_cache.hpp"
 #include "sprof/reuse_sampler.hpp"
+#include "sprof/spsc_ring.hpp"
 
 namespace sprof::rt::locality {
+
+// An allocation or a free by the program's own code (the __wrap_ hooks), in
+// the order of one process-wide count: the epoch. A sample carries the
+// epoch of its moment, so the writer, replaying the events in epoch order,
+// finds the block the sampled address lay in then.
+struct AllocationEvent {
+    uint64_t epoch = 0;
+    uint64_t address = 0;
+    uint64_t size = 0;  // a free: 0
+    uint64_t site = 0;  // the allocation call (run-time PC); a free: 0
+};
+
+// The process's allocation count: every allocation and free takes the next
+// number. Sampled mode only (exact mode names no data).
+uint64_t allocation_epoch();
 
 // A spin lock the owner takes in its slow path (rarely: sample points,
 // triggers, window ends) and the writer takes to close a thread.
@@ -49,6 +65,12 @@ struct ThreadState {
     std::atomic<bool> exited{false};
     uint64_t final_count = 0;
     uint64_t final_unseen = 0;
+    // The thread's allocations and frees, for the writer; and its stack, which
+    // holds its local variables.
+    SpscRing<AllocationEvent> allocations{size_t{1} << 16};
+    std::atomic<uint64_t> lost_allocations{0};
+    volatile bool in_allocation_hook = false;  // a signal handler's malloc inside ours is not recorded
+    uint64_t stack_low = 0, stack_high = 0;
     // The writer's own: a THREAD record written, exact results written.
     bool named = false;
     bool written = false;

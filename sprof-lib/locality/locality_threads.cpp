@@ -2,6 +2,7 @@
 // own thread-local HotPath, its slow path into its sampler, and the start
 // and end of a thread's collection. The hooks' entry points are included at
 // the end: preloaded, they take the place of libsprof_access.so's no-ops.
+#include <pthread.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -24,16 +25,15 @@ namespace {
 struct Settings {
     bool on = false;
     bool exact = false;
+    bool sampler_on = false;  // sampled mode: allocations are recorded
     SamplerSettings sampler;
     uint64_t seed = 0;
-    std::vector<uint64_t> lru_lines, random_lines;  // exact mode's cache sizes
+    ExactCache::Sizes exact_sizes;  // LRU at every size of the grid; random replacement and tenures in detail
 };
 Settings g_settings;
-// Exact mode also simulates random replacement (what StatCache models) at
-// these sizes of the grid: an L1, an L2, an LLC slice and a whole LLC.
-constexpr uint64_t kRandomReplacementBytes[] = {32 << 10, 256 << 10, 2 << 20, 16 << 20};
 uint32_t g_line_shift = 6;  // log2 of the line size, read by every access
 std::atomic<uint64_t> g_thread_ordinal{0};
+std::atomic<uint64_t> g_allocation_epoch{0};
 
 // initial-exec: a preloaded library's TLS is static, one %fs-relative access.
 // Zero-initialised, it sends a thread's first access to the slow path.
@@ -46,7 +46,8 @@ __thread ThreadState* tls_state __attribute__((tls_model("initial-exec"))) = nul
 // Its arguments in registers, so the fast path needs no stack frame.
 __attribute__((noinline)) void slow_access(uint64_t n, uint64_t line, uint64_t address, uint32_t size, bool write,
                                            void* return_address) {
-    const Access a{address, reinterpret_cast<uint64_t>(return_address) - 1, size, write};  // inside the call
+    const Access a{address, reinterpret_cast<uint64_t>(return_address) - 1, size, write,  // pc: inside the call
+                   g_allocation_epoch.load(std::memory_order_relaxed)};
     ThreadState* t = tls_state;
     if (!t) {
         disarm(tls_hot);
@@ -62,7 +63,7 @@ __attribute__((noinline)) void slow_access(uint64_t n, uint64_t line, uint64_t a
     bool wake = false;
     if (t->closed.load(std::memory_order_relaxed)) disarm(tls_hot);
     else if (t->sampler) wake = t->sampler->access(tls_hot, n, line, a);
-    else t->exact->access(line, a.pc);
+    else t->exact->access(line, a.pc, a.address, a.size, a.write);
     t->lock.unlock();
     t->busy = false;
     if (wake) wake_writer();
@@ -98,20 +99,54 @@ template <unsigned Size>
     }
 }
 
+void note_allocation(uint64_t address, uint64_t size, uint64_t site) {
+    ThreadState* t = tls_state;
+    if (!t || !g_settings.sampler_on || t->in_allocation_hook) return;
+    t->in_allocation_hook = true;
+    const uint64_t epoch = g_allocation_epoch.fetch_add(1, std::memory_order_relaxed) + 1;
+    if (!t->allocations.push(AllocationEvent{epoch, address, size, site}))
+        t->lost_allocations.fetch_add(1, std::memory_order_relaxed);
+    t->in_allocation_hook = false;
+}
+
+inline void note_alloc(void* block, size_t size, void* site) {
+    if (block) note_allocation(reinterpret_cast<uint64_t>(block), std::max<size_t>(size, 1),
+                               reinterpret_cast<uint64_t>(site) - 1);  // inside the call
+}
+
+inline void note_free(uintptr_t block) {
+    if (block) note_allocation(block, 0, 0);
+}
+
 inline void note_unseen(size_t bytes) {
     tls_hot.unseen_words.store(tls_hot.unseen_words.load(std::memory_order_relaxed) + (bytes + 7) / 8,
                                std::memory_order_relaxed);
 }
 
+// Where the calling thread's stack lies (its local variables' data object).
+void find_stack(ThreadState& t) {
+    pthread_attr_t attr;
+    if (pthread_getattr_np(pthread_self(), &attr) != 0) return;
+    void* low = nullptr;
+    size_t size = 0;
+    if (pthread_attr_getstack(&attr, &low, &size) == 0) {
+        t.stack_low = reinterpret_cast<uint64_t>(low);
+        t.stack_high = t.stack_low + size;
+    }
+    pthread_attr_destroy(&attr);
+}
+
 }  // namespace
+
+uint64_t allocation_epoch() { return g_allocation_epoch.load(std::memory_order_relaxed); }
 
 void start(const LocalityRun& run) {
     g_settings.exact = run.mode == "exact";
+    g_settings.sampler_on = !g_settings.exact;
     g_settings.sampler = SamplerSettings{run.line_size, run.sample_period, run.window_accesses};
     g_settings.seed = run.seed;
-    g_settings.lru_lines = cache_sizes_in_lines(run.line_size);
-    for (uint64_t bytes : kRandomReplacementBytes)
-        if (bytes >= run.line_size) g_settings.random_lines.push_back(bytes / run.line_size);
+    g_settings.exact_sizes = {cache_sizes_in_lines(run.line_size), random_sizes_in_lines(run.line_size),
+                              detail_sizes_in_lines(run.line_size)};
     g_line_shift = static_cast<uint32_t>(std::countr_zero(run.line_size));
     g_settings.on = true;
 }
@@ -124,11 +159,12 @@ void thread_start() {
     t->tid = gettid();
     t->name = thread_name(t->tid);  // now: a short thread may be gone before the writer asks
     t->hot = &tls_hot;
+    find_stack(*t);
     // The n-th thread to start samples at the same points in every run with
     // this seed (the main thread is the first).
     uint64_t mixer = g_settings.seed ^ g_thread_ordinal.fetch_add(1);
     const uint64_t seed = splitmix64(mixer);
-    if (g_settings.exact) t->exact = std::make_unique<ExactCache>(g_settings.lru_lines, g_settings.random_lines, seed);
+    if (g_settings.exact) t->exact = std::make_unique<ExactCache>(g_settings.exact_sizes, g_settings.sampler.line_size, seed);
     else t->sampler = std::make_unique<ReuseSampler>(g_settings.sampler, t->tid, seed);
     for (auto& slot : g_threads) {
         ThreadState* expected = nullptr;

@@ -22,7 +22,8 @@ every_report() {
     local file=$1 want=$2 error=${3:-}
     local -a reports=("" --inline --info --timeline "--timeline --by-function" --phases --warp
                       --lines "--lines --inline"
-                      "--export chrome-trace $SCRATCH/trace.json" "--plot $SCRATCH/plot.png --rate per_s=samples/time"
+                      "--export chrome-trace $SCRATCH/trace.json" "--export pprof $SCRATCH/profile.pb.gz"
+                      "--export gecko $SCRATCH/gecko.json" "--plot $SCRATCH/plot.png --rate per_s=samples/time"
                       "--calibrate -o $SCRATCH/machine.json")
     local r rc
     for r in "${reports[@]}"; do
@@ -69,6 +70,33 @@ rc=$(run_bounded flat.csv err.txt --format csv parts-many.sprof)
 every_report rows-many.sprof 0
 rc=$(run_bounded phases.csv err.txt --phases --format csv rows-many.sprof)
 [ "$(sed -n 2p phases.csv | cut -d, -f1,5)" = "1,100000" ] || fail "rows-many: phases $(cat phases.csv)"
+# Rows whose sequence runs against time, and 120,000 samples in 2 µs: the
+# Gecko export stays in the format (points and markers in time order), the
+# samples thinned to one per microsecond, with a warning.
+rc=$(run_bounded out.txt err.txt --export gecko "$SCRATCH/rows.json" rows-many.sprof)
+python3 "$HERE/check_gecko.py" "$SCRATCH/rows.json" > /dev/null || fail "rows-many: the Gecko export breaks its format"
+rc=$(run_bounded out.txt err.txt --export gecko "$SCRATCH/parts.json" parts-many.sprof)
+python3 "$HERE/check_gecko.py" "$SCRATCH/parts.json" > /dev/null || fail "parts-many: the Gecko export breaks its format"
+grep -q '^sprof: warning: --export gecko: 1 interval held more samples than its span allows' err.txt ||
+    fail "parts-many: no warning of thinned samples: $(cat err.txt)"
+# 10^12 samples in eleven days, and 300,000 of a real shape: a Gecko export
+# holds 200,000; the second keeps each function's share and CPU time.
+every_report samples-many.sprof 0
+every_report samples-300k.sprof 0
+rc=$(run_bounded out.txt err.txt --export gecko "$SCRATCH/300k.json" samples-300k.sprof)
+[ "$rc" -eq 0 ] || fail "samples-300k: --export gecko exit $rc"
+grep -q '^sprof: warning: --export gecko: 300000 samples, more than the 200000 a Gecko export holds' err.txt ||
+    fail "samples-300k: no warning of thinned samples: $(cat err.txt)"
+python3 "$HERE/check_gecko.py" "$SCRATCH/300k.json" > 300k-summary.json || fail "samples-300k: the Gecko export breaks its format"
+python3 - 300k-summary.json <<'PY' || fail "samples-300k: thinned, the Gecko export loses shares or CPU time"
+import json, sys
+f = json.load(open(sys.argv[1]))["processes"][0]["threads"][1]["functions"]
+total = sum(x["samples"] for x in f.values())
+assert 199_990 <= total <= 200_000, total
+for name, n in (("a", 25), ("b", 17), ("c", 8)):
+    assert abs(f[name]["samples"] - 200_000 * n / 50) <= 1, (name, f[name])
+    assert abs(f[name]["cpu_ns"] - 6000 * n * 1e7) <= 1.5e7, (name, f[name])  # within a kept sample's CPU time
+PY
 pass "unused functions, many parts, many rows: bounded, and the right sums"
 
 # A symbol name that is not UTF-8 (found by the fuzzer): JSON outputs
@@ -87,7 +115,7 @@ rc=$(run_bounded flat.csv err.txt --format csv event-name-ambiguous.sprof)
     fail "event-name-ambiguous: columns $(head -1 flat.csv)"
 pass "a default rate that does not parse is left out"
 
-# Source lines (format 1.4): a file of every kind of source-line record;
+# Source lines (format 1.6): a file of every kind of source-line record;
 # 40,000 locations of a function with a 1 MB name, sharing a 100 kB file
 # name, each in code of its own inlined function, × 1,000 events (a copy of a
 # name or its hash per location, or a function with a row of event sums per

@@ -129,6 +129,84 @@ for name in ("task-clock", "page-faults", "context-switches"):
 assert abs([e for e in ev if e["name"] == "page-faults"][0]["args"]["page-faults"] - 320 / 3) < 1e-9
 assert abs([e for e in ev if e["name"] == "page-faults per s"][0]["args"]["page-faults per s"] - 400 / 3) < 1e-9
 PY
+# A counter track per rate, the default ones and those of --rate, each the
+# time line's value row by row (a row where a rate is unknown has no point).
+# By hand: interval 0 has 106.67 faults in 800 ms of task-clock and 80
+# samples: 0.1333 per ms, 1.333 per sample.
+"$sprof" --export chrome-trace "$work/rates-trace.json" --rate 'faults_per_sample=page-faults/samples' "$work/small.sprof"
+"$sprof" --timeline --format csv --rate 'faults_per_sample=page-faults/samples' "$work/small.sprof" > "$work/rates-timeline.csv"
+python3 - "$work/rates-trace.json" "$work/rates-timeline.csv" <<'PY' || fail "chrome trace: rate counter tracks"
+import csv, json, sys
+ev = [e for e in json.load(open(sys.argv[1]))["traceEvents"] if e["ph"] == "C"]
+rows = list(csv.DictReader(open(sys.argv[2])))
+for rate in ("faults_per_ms", "cs_per_s", "faults_per_sample"):
+    track = [(e["ts"], e["args"][rate]) for e in ev if e["name"] == rate]
+    want = [(float(r["start_s"]) * 1e6, float(r[rate])) for r in rows if r[rate] != ""]
+    assert len(track) == len(want) == 2 and all(abs(a - c) < 1e-6 and abs(b - d) <= 1e-9 * abs(d) for (a, b), (c, d) in zip(track, want)), \
+        (rate, track, want)
+assert abs([e for e in ev if e["name"] == "faults_per_ms"][0]["args"]["faults_per_ms"] - 320 / 3 / 800) < 1e-12
+assert abs([e for e in ev if e["name"] == "faults_per_sample"][0]["args"]["faults_per_sample"] - 320 / 3 / 80) < 1e-12
+PY
+# Gecko profile (Firefox Profiler): a strict check of the format
+# (check_gecko.py), then the fixture's numbers by hand. Interval 0 (0-1000 ms):
+# compute 60 samples and main 20, 10 ms of CPU each, spread over the second
+# with 3 compute for every main; interval 1: compute 40, memcpy 20.
+"$sprof" --export gecko "$work/small.json" "$work/small.sprof"
+python3 "$(dirname "$0")/check_gecko.py" "$work/small.json" > "$work/small-gecko.json" || fail "gecko: format"
+python3 - "$work/small-gecko.json" "$work/small.json" "$work/small-timeline.csv" <<'PY' || fail "gecko: the fixture's numbers"
+import csv, json, sys
+(p,) = json.load(open(sys.argv[1]))["processes"]
+doc, rows = json.load(open(sys.argv[2])), list(csv.DictReader(open(sys.argv[3])))
+assert p["startTime"] == 1.7e12 and doc["meta"]["interval"] == 10, (p["startTime"], doc["meta"]["interval"])
+main, app = p["threads"]
+assert (main["name"], main["processName"], main["tid"], main["functions"]) == ("GeckoMain", "app (pid 4242)", 4242, {}), main
+assert main["markers"] == [["phase A", 0, 2000]], main["markers"]
+assert (app["name"], app["tid"], app["pid"]) == ("app", 100, 4242), app
+f = app["functions"]
+assert {n: (v["samples"], round(v["cpu_ns"])) for n, v in f.items()} == \
+    {"compute(int)": (100, 10**9), "main": (20, 2 * 10**8), "memcpy": (20, 2 * 10**8)}, f
+t = doc["threads"][1]
+frames = [t["stringTable"][fr[0]] for fr in t["frameTable"]["data"]]
+assert sorted(frames) == ["compute(int) (in app)", "main (in app)", "memcpy (in libc.so.6)"], frames
+samples = t["samples"]["data"]
+name = lambda s: frames[t["stackTable"]["data"][s[0]][1]].split(" (in ")[0]
+times = [s[1] for s in samples]
+assert len(samples) == 140 and times[0] == 6.25 and times[79] == 993.75 and abs(times[80] - 1000 - 1000 / 120) < 1e-9, times[:3]
+first_half = [name(s) for s in samples if s[1] < 500]
+assert first_half.count("compute(int)") == 30 and first_half.count("main") == 10, first_half
+assert first_half[:4] == ["compute(int)", "compute(int)", "main", "compute(int)"], first_half[:4]
+assert all(s[3] == 1e7 for s in samples), "every sample stands for 10 ms of CPU"
+# A counter per event: its estimate per row as --timeline gives it, as the
+# count since the point before (the first row's start).
+for event in ("task-clock", "page-faults", "context-switches"):
+    want = [[0, 0]] + [[float(r["end_s"]) * 1000, float(r[event])] for r in rows]
+    got = p["counters"][event]
+    assert len(got) == len(want) and all(abs(a - b) <= 1e-9 * max(1, abs(b)) for g, w in zip(got, want) for a, b in zip(g, w)), (event, got, want)
+assert abs(p["counters"]["page-faults"][1][1] - 320 / 3) < 1e-9
+PY
+"$sprof" --export gecko "$work/phases.json" "$work/phases.sprof"
+"$sprof" --phases --format csv "$work/phases.sprof" > "$work/phases.csv"
+python3 "$(dirname "$0")/check_gecko.py" "$work/phases.json" > "$work/phases-gecko.json" || fail "gecko: format of phases"
+python3 - "$work/phases-gecko.json" "$work/phases.csv" <<'PY' || fail "gecko: phases as markers"
+import csv, json, sys
+(p,) = json.load(open(sys.argv[1]))["processes"]
+phases = [["phase " + r["label"], float(r["start_s"]) * 1000, float(r["end_s"]) * 1000] for r in csv.DictReader(open(sys.argv[2]))]
+assert p["threads"][0]["markers"] == phases, (p["threads"][0]["markers"], phases)
+PY
+
+# Export errors: one line, exit 1 (2 for an unknown format), and no file
+# left behind, even when writing fails half-way (a file size limit of 0).
+check_error 2 --export svg "$work/x.svg" "$work/small.sprof"
+for kind in chrome-trace pprof gecko; do
+  check_error 1 --export $kind "$work/no-such-dir/out" "$work/small.sprof"
+  expect_eq "$("$sprof" --export $kind "$work/no-such-dir/out" "$work/small.sprof" 2>&1)" \
+    "sprof: cannot write $work/no-such-dir/out (No such file or directory)" "$kind: unwritable file"
+  rc=0
+  err=$( (trap '' XFSZ; ulimit -f 0; exec "$sprof" --export $kind "$work/cut-$kind" "$work/phases.sprof") 2>&1) || rc=$?
+  expect_eq "$rc:$err" "1:sprof: cannot write $work/cut-$kind (File too large)" "$kind: a write that fails half-way"
+  [[ ! -e $work/cut-$kind ]] || fail "$kind: a half-written $work/cut-$kind was left behind"
+done
+
 "$sprof" --warp "$work/small.sprof" | python3 -c '
 import json, sys
 w = json.load(sys.stdin)

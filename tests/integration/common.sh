@@ -236,6 +236,20 @@ lines_vs_truth() {
         "$BIN/sprof" --$mode --format csv lines.sprof > flat-$mode.csv
     done
     python3 "$HERE/check_lines.py" truth.txt . "$collector" $lines
+    # The pprof export per source line, read back by pprof itself (when there
+    # is go): each --lines row is pprof's locations at that line, and pprof's
+    # own -lines view shows the loop's line and the inlined helper's line
+    # (its Line list names the helper inlined at the call).
+    if command -v go > /dev/null; then
+        "$BIN/sprof" --export pprof lines.pb.gz lines.sprof
+        python3 "$HERE/check_pprof.py" lines.pb.gz flat-no-inline.csv pprof.csv lines-no-inline.csv ||
+            fail "$collector: pprof does not read the lines back as sprof --lines gives them"
+        local top
+        top=$(go tool pprof -top -lines lines.pb.gz)
+        grep -q "lines\.c:$(marked PLAIN)\$" <<<"$top" || fail "$collector: pprof -lines has no plain loop line: $top"
+        grep -q "inlined_steps .*lines\.c:$(marked INLINED) (inline)\$" <<<"$top" ||
+            fail "$collector: pprof -lines has no inlined line: $top"
+    fi
 
     cp "$WORK/lines" lines-full
     objcopy --only-keep-debug lines-full lines.debug

@@ -56,12 +56,36 @@ json dump(const Profile& p) {
                                   {"distance", s.distance == kNoReuse ? json(nullptr) : json(s.distance)},
                                   {"sample", code(p, lines, s.sample)}, {"trigger", code(p, lines, s.trigger)},
                                   {"address", s.address}, {"size", s.size}, {"sample_write", s.sample_write},
-                                  {"trigger_write", s.trigger_write}});
+                                  {"trigger_write", s.trigger_write}, {"position", s.position},
+                                  {"data", s.data == kNoData ? json(nullptr) : json(s.data)}});
+    static const char* const kinds[] = {"heap", "static", "stack", "other"};
+    out["data"] = json::array();
+    for (const auto& d : loc.data)
+        out["data"].push_back({{"id", d.id}, {"kind", kinds[static_cast<unsigned>(d.kind) & 3]},
+                               {"object", p.object_name(d.object)}, {"site", code(p, lines, d.site)}, {"name", d.name},
+                               {"size", d.size}});
+    static const char* const endings[] = {"no_reuse", "aged", "capped"};
+    out["tenures"] = json::array();
+    for (const auto& t : loc.tenures) {
+        json steps = json::array();
+        for (const auto& st : t.steps)
+            steps.push_back({{"gap", st.gap == kNoReuse ? json(nullptr) : json(st.gap)}, {"accesses", st.accesses},
+                             {"bytes", st.bytes}, {"used", st.used}});
+        out["tenures"].push_back({{"tid", t.tid}, {"position", t.position},
+                                  {"end", endings[static_cast<unsigned>(t.end) % 3]}, {"steps", steps}});
+    }
     out["exact"] = json::array();
     for (const auto& c : loc.exact)
         out["exact"].push_back({{"tid", c.tid}, {"accesses", c.accesses}, {"lines", c.lines},
                                 {"lru_misses", c.lru_misses}, {"random_lines", c.random_lines},
-                                {"random_misses", c.random_misses}});
+                                {"random_misses", c.random_misses}, {"detail_lines", c.detail_lines}});
+    out["exact_instructions"] = json::array();
+    for (const auto& i : loc.exact_instructions) {
+        json at = json::array();
+        for (const auto& u : i.at) at.push_back({{"misses", u.misses}, {"used_bytes", u.used_bytes}, {"bytes", u.bytes}});
+        out["exact_instructions"].push_back({{"tid", i.tid}, {"pc", code(p, lines, i.pc)}, {"write", i.write},
+                                             {"accesses", i.accesses}, {"at", at}});
+    }
     out["exact_functions"] = json::array();
     for (const auto& f : loc.exact_functions)
         out["exact_functions"].push_back({{"tid", f.tid}, {"function", p.function(f.function).name},

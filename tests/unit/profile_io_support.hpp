@@ -150,7 +150,7 @@ inline void check_equal(const Profile& got, const Profile& want) {
             check_sums(gi.lines[j], wi.lines[j]);
         }
     }
-    // Source lines (format 1.4).
+    // Source lines (format 1.6).
     CHECK(got.lines.strings == want.lines.strings);
     REQUIRE(got.lines.locations.size() == want.lines.locations.size());
     for (size_t i = 0; i < want.lines.locations.size(); ++i) {

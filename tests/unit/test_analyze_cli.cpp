@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <map>
 #include <sstream>
 
 #include "cli.hpp"
@@ -54,11 +55,10 @@ TEST_CASE("cli: values of every kind land in the options") {
     CHECK(o.estimator == sprof::Estimator::carry);
     CHECK(o.rates == std::vector<std::string>{"a=page-faults/time", "b=samples"});
     CHECK_FALSE(o.default_rates);
-    CHECK(o.outputs == std::vector<std::string>{"plot", "export"});
+    CHECK(o.outputs == std::vector<std::string>{"plot", "chrome-trace"});
     CHECK(o.plot_file == "p.svg");
     CHECK(o.plot_rate == "b");
-    CHECK(o.export_kind == "chrome-trace");
-    CHECK(o.export_file == "t.json");
+    CHECK(o.export_files == std::map<std::string, std::string>{{"chrome-trace", "t.json"}});
     CHECK(o.profiles == std::vector<std::string>{"x.sprof", "--info"});  // after --, names only
 
     CommandLine flat = parse_command_line({"a.sprof", "b.sprof"});
@@ -71,6 +71,14 @@ TEST_CASE("cli: values of every kind land in the options") {
     CHECK(cal.options.report == "calibrate");
     CHECK(cal.options.output == "m.json");
     CHECK(parse_command_line({"--predict", "m.json", "a.sprof"}).options.machine_file == "m.json");
+
+    // Every export format at once, each to its own file; an output given alone is no report.
+    CommandLine ex = parse_command_line({"--export", "pprof", "p.pb.gz", "--export", "gecko", "g.json", "--export",
+                                         "chrome-trace", "t.json", "a.sprof"});
+    CHECK(ex.options.outputs == std::vector<std::string>{"pprof", "gecko", "chrome-trace"});
+    CHECK(ex.options.export_files ==
+          std::map<std::string, std::string>{{"pprof", "p.pb.gz"}, {"gecko", "g.json"}, {"chrome-trace", "t.json"}});
+    CHECK_FALSE(ex.options.report_given);
 }
 
 TEST_CASE("cli: usage errors are one line, in sprof's words") {
@@ -100,7 +108,9 @@ TEST_CASE("cli: usage errors are one line, in sprof's words") {
         {{"--calibrate", "a.sprof"}, "--calibrate needs -o MACHINE.json"},
         {{"--export"}, "--export needs a value"},
         {{"--export", "chrome-trace"}, "--export chrome-trace needs an output file"},
-        {{"--export", "pdf", "x.json", "a.sprof"}, "unknown export format 'pdf' (use chrome-trace)"},
+        {{"--export", "pdf", "x.json", "a.sprof"}, "unknown export format 'pdf' (use chrome-trace, pprof or gecko)"},
+        {{"--export", "plot", "x.png", "a.sprof"}, "unknown export format 'plot' (use chrome-trace, pprof or gecko)"},
+        {{"--mrc", "--export", "pprof", "x.pb.gz", "a.sprof"}, "--export does not apply to --mrc"},
         {{"--plot", "x.pdf", "a.sprof"}, "--plot writes FILE.png or FILE.svg, not 'x.pdf'"},
         {{"help", "nosuch"}, "no report or output named 'nosuch' (see sprof --help)"},
     };
@@ -131,6 +141,8 @@ TEST_CASE("cli: sprof --help lists every report and output in one line each") {
     auto exp = std::find(lines.begin(), lines.end(), "  --export chrome-trace FILE.json");
     REQUIRE(exp != lines.end());
     CHECK((exp + 1)->find("Chrome trace events") != std::string::npos);
+    CHECK(line_starting(c.help, "  --export pprof FILE.pb.gz ").find("go tool pprof") != std::string::npos);
+    CHECK(line_starting(c.help, "  --export gecko FILE.json ").find("Firefox Profiler") != std::string::npos);
     CHECK(line_starting(c.help, "  --min-phase N ").find("shortest automatic phase") != std::string::npos);
     CHECK(parse_command_line({"-h"}).help == c.help);
     CHECK(parse_command_line({"help"}).help == c.help);
@@ -146,4 +158,6 @@ TEST_CASE("cli: help on one report: its usage, details and own options") {
     std::string cal = parse_command_line({"help", "calibrate"}).help;
     CHECK(line_starting(cal, "  -o, --output MACHINE.json ").find("(required)") != std::string::npos);
     CHECK(parse_command_line({"help", "flat"}).help.starts_with("usage: sprof [OPTION...] PROFILE...\n"));
+    CHECK(parse_command_line({"help", "pprof"}).help.starts_with("usage: sprof --export pprof FILE.pb.gz [OPTION...] PROFILE...\n"));
+    CHECK(parse_command_line({"help", "gecko"}).help.find("Firefox Profiler") != std::string::npos);
 }

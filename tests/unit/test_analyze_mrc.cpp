@@ -137,6 +137,28 @@ TEST_CASE("StatStack: expected stack distances by hand") {
     CHECK(misses == std::vector<double>{4, 3, 3, 2});
 }
 
+TEST_CASE("StatStack: the model of any distance, by hand and against the histogram's own distances") {
+    // As above: P(D > k) = 1 for k ≤ 1, 3/4 for 2 ≤ k ≤ 9, 1/2 from 10 on.
+    ReuseHistogram h{{2, 10}, {1, 1}, 2};
+    const StackDistanceModel model(h);
+    CHECK(model.expected(1, 0) == 0);
+    CHECK(model.expected(2, 0) == doctest::Approx(1));
+    CHECK(model.expected(3, 0) == doctest::Approx(2));            // k = 0, 1
+    CHECK(model.expected(5, 0) == doctest::Approx(2 + 2 * 0.75));  // k = 0 … 3
+    CHECK(model.expected(10, 0) == doctest::Approx(2 + 7 * 0.75));
+    CHECK(model.expected(14, 0) == doctest::Approx(2 + 8 * 0.75 + 3 * 0.5));  // k = 0 … 12
+    std::mt19937_64 rng(5);
+    ReuseHistogram random;
+    for (uint64_t d = 1; d < 2000; d += 1 + rng() % 40) {
+        random.distance.push_back(d);
+        random.weight.push_back(static_cast<double>(1 + rng() % 9));
+    }
+    random.no_reuse = 17;
+    const auto stack = expected_stack_distances(random);
+    const StackDistanceModel m(random);
+    for (size_t j = 0; j < stack.size(); ++j) CHECK(m.expected(random.distance[j], 0) == doctest::Approx(stack[j]));
+}
+
 TEST_CASE("LRU: a loop over N lines misses everything below N lines and nothing (but cold) from N on") {
     const uint64_t n = 1000;
     Profile p = locality_profile();
@@ -282,8 +304,8 @@ TEST_CASE("bands: 95 % bands cover the model's value on the population in at lea
 TEST_CASE("exact profile: the simulator's counts over all threads, low = high") {
     Profile p = locality_profile("exact");
     const std::vector<uint64_t> lines = {16, 32, 64};
-    p.locality.exact.push_back({1, 100, lines, {50, 20, 10}, {32}, {30}});
-    p.locality.exact.push_back({2, 300, lines, {150, 100, 10}, {32}, {90}});
+    p.locality.exact.push_back({1, 100, lines, {50, 20, 10}, {32}, {30}, {}});
+    p.locality.exact.push_back({2, 300, lines, {150, 100, 10}, {32}, {90}, {}});
     p.locality.exact_functions.push_back({1, 0, 100, {50, 20, 10}});
     p.locality.exact_functions.push_back({2, 0, 200, {100, 60, 5}});
     p.locality.exact_functions.push_back({2, 1, 100, {50, 40, 5}});

@@ -306,9 +306,10 @@ TEST_CASE("set-associative LRU: hand-computed, and fully associative equals the 
 }
 
 TEST_CASE("exact cache: one thread's curve, LRU and random fields") {
-    ExactCache cache({2, 4}, {2, 4}, 9);
-    for (uint64_t line : cyclic_sweep(3, 4)) cache.access(line, 0x10);
+    ExactCache cache({.lru = {2, 4}, .random = {2, 4}, .detail = {2}}, 64, 9);
+    for (uint64_t line : cyclic_sweep(3, 4)) cache.access(line, 0x10, line * 64, 8, false);
     ExactCurve curve = cache.curve(7);
+    CHECK(curve.detail_lines == std::vector<uint64_t>{2});
     CHECK(curve.tid == 7);
     CHECK(curve.accesses == 12);
     CHECK(curve.lines == std::vector<uint64_t>{2, 4});
@@ -327,4 +328,61 @@ TEST_CASE("exact cache: bad sizes are refused with a reason") {
     CHECK_THROWS_AS(RandomReplacementCache(0, 1), std::invalid_argument);
     CHECK_THROWS_AS(SetAssociativeLru(0, 8), std::invalid_argument);
     CHECK_THROWS_AS(SetAssociativeLru(64, 0), std::invalid_argument);
+}
+
+TEST_CASE("exact tenures against a hand-computed trace: the miss starts, the next miss ends") {
+    // A cache of 2 lines. (line, offset, key): A0 A8 B0 A16 C0 D0 A0.
+    // A0 misses (cold) and starts A's tenure; A8 and A16 hit (stack distances 0
+    // and 1); C0 and D0 miss cold; the last A0 sees C and D since A16: stack
+    // distance 2, a miss that ends A's first tenure (3 accesses, 24 bytes,
+    // bytes 0-23) and starts its second. B, C, D and A's second tenure end
+    // with the stream.
+    ExactCache cache({.lru = {1, 2}, .random = {}, .detail = {2}}, 64, 1);
+    struct A {
+        uint64_t line;
+        uint32_t offset;
+        uint64_t key;
+        bool write;
+    };
+    for (const A& a : {A{10, 0, 100, false}, A{10, 8, 101, false}, A{11, 0, 200, true}, A{10, 16, 102, false},
+                       A{12, 0, 300, false}, A{13, 0, 400, false}, A{10, 0, 100, false}})
+        cache.access(a.line, a.key, a.line * 64 + a.offset, 8, a.write);
+    const auto ins = cache.instructions(5, [](uint64_t key) { return CodeRef{1, key}; });
+    std::map<uint64_t, ExactInstruction> by_key;
+    for (const auto& i : ins) by_key[i.pc.address] = i;
+    REQUIRE(by_key.size() == 6);
+    CHECK(by_key[100].accesses == 2);
+    CHECK(by_key[100].at[0].misses == 2);
+    CHECK(by_key[100].at[0].bytes == 24 + 8);
+    CHECK(by_key[100].at[0].used_bytes == 24 + 8);
+    CHECK_FALSE(by_key[100].write);
+    CHECK(by_key[200].write);
+    CHECK(by_key[200].at[0].misses == 1);
+    for (uint64_t hit : {101u, 102u}) {
+        CHECK(by_key[hit].accesses == 1);
+        CHECK(by_key[hit].at[0].misses == 0);
+        CHECK(by_key[hit].at[0].bytes == 0);
+    }
+    // Misses at the detail size are the LRU misses of the same size, per instruction.
+    for (const auto& k : cache.lru().keys()) CHECK(by_key[k.key].at[0].misses == k.misses[1]);
+}
+
+TEST_CASE("exact tenures count the first 32 accesses of a tenure, like a sampled one") {
+    ExactCache cache({.lru = {4}, .random = {}, .detail = {4}}, 64, 1);
+    for (uint32_t i = 0; i < 40; ++i) cache.access(3, 7, 3 * 64 + i, 1, false);  // bytes 0..39, one each
+    const auto ins = cache.instructions(1, [](uint64_t key) { return CodeRef{0, key}; });
+    REQUIRE(ins.size() == 1);
+    CHECK(ins[0].accesses == 40);
+    CHECK(ins[0].at[0].misses == 1);
+    CHECK(ins[0].at[0].bytes == kTenureAccesses);
+    CHECK(ins[0].at[0].used_bytes == kTenureAccesses);
+}
+
+TEST_CASE("exact tenures on 128-byte lines count 2-byte chunks") {
+    ExactCache cache({.lru = {4}, .random = {}, .detail = {4}}, 128, 1);
+    cache.access(0, 1, 0, 1, false);    // chunk 0
+    cache.access(0, 1, 127, 1, false);  // chunk 63
+    const auto ins = cache.instructions(1, [](uint64_t key) { return CodeRef{0, key}; });
+    CHECK(ins[0].at[0].used_bytes == 4);
+    CHECK(ins[0].at[0].bytes == 2);
 }

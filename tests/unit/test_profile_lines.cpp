@@ -1,4 +1,4 @@
-// The source-line records (format 1.4) against the layout of
+// The source-line records (format 1.6) against the layout of
 // docs/FORMAT.md, typed by hand, and the reader's and writer's checks.
 #include <doctest/doctest.h>
 
@@ -27,8 +27,12 @@ TEST_CASE("source lines: a profile with source lines reads back equal, in either
     check_equal(foreign, want);
 }
 
-TEST_CASE("source lines: CODE_LOCATIONS and LINE_CELLS typed by hand, big-endian, as docs/FORMAT.md lays them out") {
-    BigEndian e = typed_file_start(4);
+namespace {
+
+// A big-endian file of minor version `minor` with one function, an interval,
+// CODE_LOCATIONS and LINE_CELLS, typed by hand as docs/FORMAT.md lays them out.
+std::string typed_lines_file(uint16_t minor) {
+    BigEndian e = typed_file_start(minor);
     BigEndian f;
     f.u32(0), f.u32(0xffffffff), f.u64(0x400), f.u64(0x480), f.str("main");
     e.record(3, f);
@@ -44,14 +48,19 @@ TEST_CASE("source lines: CODE_LOCATIONS and LINE_CELLS typed by hand, big-endian
     loc.u32(1), loc.u32(0), loc.u32(41);                          //      … called at m.c:41
     loc.u32(1);                                                   // addresses:
     loc.u32(0), loc.u64(0x410), loc.u32(1), loc.u32(12);          //   0x410 → location 1, column 12
-    e.record(12, loc);
+    e.record(18, loc);
     BigEndian lc;
     lc.u32(7), lc.u32(0), lc.u32(2), lc.u32(1);
     lc.u32(1), lc.u64(2), lc.u64(20), lc.u64(20), lc.u64(20), lc.u64(0x4000000000000000ull);  // carry 2
     lc.u32(0), lc.u64(1), lc.u64(10), lc.u64(10), lc.u64(10), lc.u64(0x3ff0000000000000ull);  // carry 1
-    e.record(13, lc);
+    e.record(19, lc);
+    return e.b;
+}
 
-    const Profile p = parse(e.b);
+}  // namespace
+
+TEST_CASE("source lines: CODE_LOCATIONS and LINE_CELLS typed by hand, big-endian, as docs/FORMAT.md lays them out") {
+    const Profile p = parse(typed_lines_file(6));
     CHECK(p.lines.strings == std::vector<std::string>{"/src/m.c", "sq"});
     REQUIRE(p.lines.locations.size() == 2);
     CHECK(p.lines.locations[0].line == 40);
@@ -69,6 +78,14 @@ TEST_CASE("source lines: CODE_LOCATIONS and LINE_CELLS typed by hand, big-endian
     CHECK((lines[0].location == 1 && lines[0].samples == 2 && lines[0].time_ns == 20));
     CHECK((lines[0].events[0].count == 20 && lines[0].events[0].coverage_ns == 20 && lines[0].events[0].carry == 2));
     CHECK((lines[1].location == 0 && lines[1].samples == 1 && lines[1].events[0].carry == 1));
+}
+
+TEST_CASE("source lines: types 18 and 19 in a file before minor 6 are kinds the reader skips") {
+    const Profile p = parse(typed_lines_file(5));
+    CHECK(p.lines.empty());
+    REQUIRE(p.intervals.size() == 1);
+    CHECK(p.intervals[0].lines.empty());
+    CHECK(p.intervals[0].cells.size() == 1);
 }
 
 TEST_CASE("source lines: LINE_CELLS of one (tid, seq) merge like INTERVAL parts") {
@@ -95,8 +112,8 @@ TEST_CASE("source lines: a corrupt record is one error naming the record, its of
     const auto at = record_offsets(good);
     // HEADER, 2 OBJECT, 3 FUNCTION, 2 THREAD, CODE_LOCATIONS, INTERVAL, LINE_CELLS, …
     const size_t loc = at[8], cells = at[10];
-    REQUIRE(get_u32(good, loc) == 12);
-    REQUIRE(get_u32(good, cells) == 13);
+    REQUIRE(get_u32(good, loc) == 18);
+    REQUIRE(get_u32(good, cells) == 19);
     // Payload offsets of CODE_LOCATIONS: strings end at 48, locations at 52, 68, 96, addresses at 116, 136 …
     const size_t p = loc + 8, c = cells + 8;
     auto where = [](const char* type, size_t at) {

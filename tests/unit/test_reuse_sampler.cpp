@@ -7,6 +7,7 @@
 #include <cmath>
 #include <map>
 #include <random>
+#include <vector>
 
 #include "sprof/reuse_sampler.hpp"
 
@@ -20,17 +21,25 @@ struct Stream {
     HotPath hot;  // zero-initialised, as thread-local storage is
     ReuseSampler sampler;
     std::vector<uint64_t> lines;  // lines[k - 1]: the line of access k
-    std::vector<RawReuse> samples;
-    std::vector<LocalityWindow> windows;
+    std::vector<Access> accesses; // accesses[k - 1]: access k (its pc is k)
+    SamplerOutput out;
+    std::vector<RawReuse>& samples = out.samples;
+    std::vector<LocalityWindow>& windows = out.windows;
+
+    uint64_t drain_every = 0;  // accesses between two drains, as the writer's period; 0: none
 
     explicit Stream(SamplerSettings s, uint64_t seed = 1) : sampler(s, 77, seed) {}
 
-    void access(uint64_t line, bool write = false) {
+    // An access of `size` bytes at `offset` in the 64-byte `line`.
+    void access(uint64_t line, bool write = false, uint32_t offset = 8, uint32_t size = 8) {
         lines.push_back(line);
-        if (uint64_t n; count_access(hot, line, n))
-            sampler.access(hot, n, line, Access{line * 64 + 8, n, 8, write});
+        const uint64_t k = lines.size();
+        accesses.push_back(Access{line * 64 + offset, k, size, write, 1000 + k});
+        if (uint64_t n; count_access(hot, line, n)) sampler.access(hot, n, line, accesses.back());
+        if (drain_every && k % drain_every == 0) drain();
     }
-    void finish() { sampler.finish(lines.size(), hot.unseen_words, samples, windows); }
+    void drain() { sampler.drain(out); }
+    void finish() { sampler.finish(lines.size(), hot.unseen_words, out); }
 };
 
 // The access after `k` (1-based) to the same line, or 0.
@@ -46,7 +55,9 @@ void check_against_stream(const Stream& s) {
         CAPTURE(r.sample_pc);
         REQUIRE(r.sample_pc >= 1);
         REQUIRE(r.sample_pc <= s.lines.size());
-        CHECK(r.address == s.lines[r.sample_pc - 1] * 64 + 8);
+        CHECK(r.address == s.accesses[r.sample_pc - 1].address);
+        CHECK(r.position == r.sample_pc);   // the access's number in the stream
+        CHECK(r.epoch == 1000 + r.sample_pc);  // the epoch of the sampled access, not of the trigger
         const uint64_t next = next_use(s.lines, r.sample_pc);
         if (next == 0) {
             CHECK(r.distance == kNoReuse);
@@ -100,16 +111,16 @@ TEST_CASE("random streams: each sample joins an access to the next use of its li
 TEST_CASE("every access a sample point: the tables grow, nothing is lost or invented") {
     // 40,000 distinct lines, each used twice 30,000 accesses apart, then 10,000 used once.
     Stream s({.line_size = 64, .period = 1, .window_accesses = 1'000'000'000});
-    std::vector<LocalityWindow> no_windows;
     for (uint64_t i = 0; i < 30'000; ++i) s.access(i);
     for (uint64_t i = 0; i < 30'000; ++i) {
         s.access(i);
-        if (i % 10'000 == 0) s.sampler.drain(s.samples, no_windows);  // the writer takes what ended so far
+        if (i % 10'000 == 0) s.drain();  // the writer takes what ended so far
     }
     for (uint64_t i = 0; i < 10'000; ++i) s.access(1'000'000 + i * 4096);
-    s.sampler.drain(s.samples, no_windows);
+    s.drain();
     CHECK(s.samples.size() == 30'000);
     CHECK(s.sampler.open_samples() == 40'000);
+    CHECK(s.sampler.followed_lines() == 30'000);  // every reuse at 30,000 may miss: its line is followed
     CHECK(s.sampler.lost() == 0);
     s.finish();
     REQUIRE(s.samples.size() == 70'000);
@@ -180,6 +191,149 @@ TEST_CASE("a reader that falls a whole ring behind loses samples, and says how m
         for (uint64_t i = 0; i < 10'000; ++i) s.access(i);
     // 20,000 reuses ended without a drain; the ring holds 16,384 of them.
     CHECK(s.sampler.lost() == 20'000 - 16'384);
+    CHECK(s.sampler.unnamed() == 30'000 - 16'384);  // sample starts: their data objects cannot be named
     s.finish();
     CHECK(s.samples.size() == 16'384 + 10'000);
+}
+
+namespace {
+
+// What following the line of the sample at `position` must give, from the
+// stream itself: the trigger is the next access to the line, then every
+// later access to it ends a gap; a gap longer than all before closes a step.
+RawTenure expected_tenure(const Stream& s, uint64_t position) {
+    RawTenure t;
+    t.position = position;
+    const uint64_t line = s.lines[position - 1];
+    uint64_t last = next_use(s.lines, position), longest = 0, bytes = 0, used = 0;
+    uint32_t accesses = 0;
+    auto add = [&](uint64_t k) {
+        ++accesses;
+        bytes += s.accesses[k - 1].size;
+        used |= chunks_touched(s.accesses[k - 1].address, s.accesses[k - 1].size, 64);
+    };
+    add(last);
+    for (uint64_t k = last + 1; k <= s.lines.size(); ++k) {
+        if (s.lines[k - 1] != line) continue;
+        if (k - last > longest) {
+            if (t.n_steps + 1 == kTenureSteps) {
+                t.end = TenureEnd::capped;
+                t.steps[t.n_steps++] = TenureStep{kNoReuse, accesses, bytes, used};
+                return t;
+            }
+            t.steps[t.n_steps++] = TenureStep{k - last, accesses, bytes, used};
+            longest = k - last;
+        }
+        add(k);
+        last = k;
+        if (accesses == kTenureAccesses) {
+            t.end = TenureEnd::capped;
+            t.steps[t.n_steps++] = TenureStep{kNoReuse, accesses, bytes, used};
+            return t;
+        }
+    }
+    t.end = TenureEnd::no_reuse;
+    t.steps[t.n_steps++] = TenureStep{kNoReuse, accesses, bytes, used};
+    return t;
+}
+
+void check_tenures(const Stream& s, uint64_t follow_from) {
+    std::map<uint64_t, const RawTenure*> by_position;
+    for (const RawTenure& t : s.out.tenures) by_position[t.position] = &t;
+    CHECK(by_position.size() == s.out.tenures.size());  // one tenure per sample
+    size_t followed = 0;
+    for (const RawReuse& r : s.samples) {
+        CAPTURE(r.position);
+        const bool follows = r.distance != kNoReuse && r.distance >= follow_from;
+        REQUIRE(by_position.count(r.position) == (follows ? 1u : 0u));
+        if (!follows) continue;
+        ++followed;
+        const RawTenure& got = *by_position[r.position];
+        const RawTenure want = expected_tenure(s, r.position);
+        CHECK(got.end == want.end);
+        REQUIRE(got.n_steps == want.n_steps);
+        for (uint8_t k = 0; k < want.n_steps; ++k) {
+            CAPTURE(k);
+            CHECK(got.steps[k].gap == want.steps[k].gap);
+            CHECK(got.steps[k].accesses == want.steps[k].accesses);
+            CHECK(got.steps[k].bytes == want.steps[k].bytes);
+            CHECK(got.steps[k].used == want.steps[k].used);
+        }
+    }
+    CHECK(followed == s.out.tenures.size());
+}
+
+}  // namespace
+
+TEST_CASE("tenures: a line brought in by a long reuse is followed, step by step, as the stream says") {
+    SUBCASE("bursts of 4 accesses per line, sweeps over 300 lines: a gap of 1, then one of a sweep, until 32 accesses") {
+        Stream s({.line_size = 64, .period = 7, .window_accesses = 1'000'000'000});
+        s.drain_every = 1000;
+        for (int sweep = 0; sweep < 12; ++sweep)
+            for (uint64_t line = 0; line < 300; ++line)
+                for (uint32_t k = 0; k < 4; ++k) s.access(line, k == 3, k * 8, 8);
+        s.finish();
+        check_tenures(s, 17);
+        // Every followed line: steps (1, its first access), (1197, 4 accesses, 32 bytes), then capped at 32.
+        bool seen_capped = false;
+        for (const RawTenure& t : s.out.tenures) {
+            if (t.end != TenureEnd::capped) continue;
+            seen_capped = true;
+            REQUIRE(t.n_steps == 3);
+            CHECK(t.steps[0].gap == 1);
+            CHECK(t.steps[0].used == 0xff);
+            CHECK(t.steps[1].gap == 300 * 4 - 3);
+            CHECK(t.steps[1].used == 0xffffffff);
+            CHECK(t.steps[2].accesses == 32);
+            CHECK(t.steps[2].bytes == 256);
+        }
+        CHECK(seen_capped);
+    }
+    SUBCASE("random streams, 1- to 8-byte accesses anywhere in the line") {
+        std::mt19937_64 rng(3);
+        for (uint64_t lines : {40u, 4000u}) {
+            CAPTURE(lines);
+            Stream s({.line_size = 64, .period = 11, .window_accesses = 1'000'000'000}, lines);
+            s.drain_every = 1000;
+            std::uniform_int_distribution<uint64_t> pick(0, lines - 1);
+            std::uniform_int_distribution<uint32_t> size_log(0, 3);
+            for (int i = 0; i < 60'000; ++i) {
+                const uint32_t size = 1u << size_log(rng);
+                const uint32_t offset = static_cast<uint32_t>(rng() % (64 / size)) * size;
+                s.access(pick(rng), false, offset, size);
+            }
+            s.finish();
+            check_tenures(s, 17);
+            CHECK(s.sampler.lost() == 0);
+        }
+    }
+}
+
+TEST_CASE("tenures: a line not touched for a whole window ends aged, its last gap a lower bound") {
+    constexpr uint64_t W = 5000;
+    Stream s({.line_size = 64, .period = 1, .window_accesses = W});
+    s.drain_every = 1000;
+    s.access(1);
+    for (uint64_t i = 0; i < 100; ++i) s.access(1000 + i);
+    s.access(1);  // the trigger: distance 101
+    for (uint64_t i = 0; i < 3 * W; ++i) s.access(100'000 + i % 50);  // line 1 idle for three windows
+    s.drain();
+    const RawTenure* aged = nullptr;
+    for (const RawTenure& t : s.out.tenures)
+        if (t.position == 1) aged = &t;
+    REQUIRE(aged != nullptr);
+    CHECK(aged->end == TenureEnd::aged);
+    REQUIRE(aged->n_steps == 1);
+    CHECK(aged->steps[0].gap >= W);
+    CHECK(aged->steps[0].gap <= 2 * W + 102);  // aged at the first window end a whole window after
+    CHECK(aged->steps[0].accesses == 1);
+}
+
+TEST_CASE("tenures: chunks of a line an access touches") {
+    CHECK(chunks_touched(0x1000, 8, 64) == 0xff);
+    CHECK(chunks_touched(0x1038, 8, 64) == 0xffull << 56);
+    CHECK(chunks_touched(0x1003, 1, 64) == 0x8);
+    CHECK(chunks_touched(0x1000, 64, 64) == ~uint64_t{0});
+    CHECK(chunks_touched(0x1000 + 6, 4, 128) == 0x18);  // 2-byte chunks: bytes 6..9 are chunks 3 and 4
+    CHECK(chunks_touched(0x1000 + 6, 4, 16) == 0x3c0);  // 16-byte lines, 1-byte chunks: bits 6..9
 }

@@ -17,8 +17,9 @@
  *                 true(1), burn -T SECONDS more in burn_again(), exit(3): the
  *                 children share the program's memory, not its profile
  * truth lines: "cpu0 S" = CPU time of the first image (all threads),
- * "cpu1 S" = CPU time of the second image (exec: since the exec call). */
-#include "workload_common.h" /* first: it defines _GNU_SOURCE */
+ * "cpu1 S" = CPU time of the second image (exec: since the exec call), both
+ * on the clock sprof's ticks run on (on_cpu_clock.h). */
+#include "on_cpu_clock.h" /* first: it defines _GNU_SOURCE */
 
 #include <fcntl.h>
 #include <pthread.h>
@@ -44,8 +45,9 @@ static pthread_barrier_t reported;
 
 static void *worker(void *arg) {
     double *cpu = arg;
+    on_cpu_start();
     burn(seconds);
-    *cpu = thread_cpu_s();
+    *cpu = on_cpu_s();
     pthread_barrier_wait(&reported);
     for (;;) pause();
     return NULL;
@@ -67,6 +69,7 @@ int main(int argc, char **argv) {
         }
     }
     if (!how || !truth || threads < 0 || threads > 64) return 2;
+    on_cpu_start();
     truth_fd = open(truth, O_WRONLY | O_CREAT | O_APPEND, 0644);
     if (truth_fd < 0) {
         perror(truth);
@@ -74,7 +77,7 @@ int main(int argc, char **argv) {
     }
     if (exec_cpu >= 0) { /* the second image: the thread's CPU clock went on across the exec */
         burn_again(more);
-        report("cpu1", thread_cpu_s() - exec_cpu);
+        report("cpu1", on_cpu_s() - exec_cpu);
         return 0;
     }
     if (strcmp(how, "wait") == 0 && threads > 0) {
@@ -82,7 +85,7 @@ int main(int argc, char **argv) {
         pthread_barrier_init(&reported, NULL, threads + 1);
         for (int i = 0; i < threads; ++i) pthread_create(&t[i], NULL, worker, &worker_cpu[i]);
         pthread_barrier_wait(&reported);
-        double total = thread_cpu_s();
+        double total = on_cpu_s();
         for (int i = 0; i < threads; ++i) total += worker_cpu[i];
         report("cpu0", total);
         for (;;) pause();
@@ -100,19 +103,20 @@ int main(int argc, char **argv) {
         }
         if (child < 0 || waitpid(child, &status, 0) != child || status != 0) return 6;
         burn_again(more);
-        report("cpu0", thread_cpu_s());
+        report("cpu0", on_cpu_s());
         exit(3);
     }
     if (strcmp(how, "execfail") == 0) {
         execl("/nonexistent/sprof-test-program", "x", (char *)NULL);
         burn_again(more);
-        report("cpu0", thread_cpu_s());
+        report("cpu0", on_cpu_s());
         exit(3);
     }
-    double cpu = thread_cpu_s();
+    double cpu = on_cpu_s();
     if (strcmp(how, "exec") == 0) {
         char arg[32];
-        snprintf(arg, sizeof arg, "%.9f", cpu);
+        /* the second image's base: the CPU clock goes on across the exec */
+        snprintf(arg, sizeof arg, "%.9f", thread_cpu_s());
         report("cpu0", cpu);
         char more_s[32];
         snprintf(more_s, sizeof more_s, "%.6f", more);

@@ -6,9 +6,10 @@
  * about where sampling starts. (Not the process's CPU time, which also
  * counts a profiler's own threads, such as sprof_lib's writer; and not from
  * the thread's start: loading and relocating a preloaded profiler takes
- * tens of milliseconds before sampling begins.)
+ * tens of milliseconds before sampling begins.) -w writes the same boundaries
+ * in seconds of CLOCK_MONOTONIC, for whoever watches the run live.
  *
- * usage: phases [-r ROUNDS] [-l PHASE_SECONDS] [-o TRUTH_FILE] */
+ * usage: phases [-r ROUNDS] [-l PHASE_SECONDS] [-o TRUTH_FILE] [-w WALL_TRUTH_FILE] */
 #include "workload_common.h" /* first: it defines _GNU_SOURCE */
 
 #include <getopt.h>
@@ -42,44 +43,61 @@ __attribute__((noinline)) void decompress(double seconds, char *fresh) { fault_s
 static double since_main;  /* the thread's CPU time when main() began */
 static double now_s(void) { return thread_cpu_s() - since_main; }
 
+static FILE *out, *wall;
+static double cpu_start, wall_start;
+
+static void phase_begins(void) {
+    cpu_start = now_s();
+    wall_start = monotonic_s();
+}
+
+static void phase_ended(const char *name) {
+    fprintf(out, "%s %.4f %.4f\n", name, cpu_start, now_s());
+    if (wall) fprintf(wall, "%s %.4f %.4f\n", name, wall_start, monotonic_s());
+}
+
 int main(int argc, char **argv) {
     since_main = thread_cpu_s();
     int rounds = 2;
     double phase_s = 0.8;
-    const char *truth = NULL;
+    const char *truth = NULL, *wall_truth = NULL;
     int c;
-    while ((c = getopt(argc, argv, "r:l:o:")) != -1) {
+    while ((c = getopt(argc, argv, "r:l:o:w:")) != -1) {
         switch (c) {
         case 'r': rounds = atoi(optarg); break;
         case 'l': phase_s = atof(optarg); break;
         case 'o': truth = optarg; break;
-        default: fprintf(stderr, "usage: %s [-r rounds] [-l phase_seconds] [-o truth]\n", argv[0]); return 2;
+        case 'w': wall_truth = optarg; break;
+        default: fprintf(stderr, "usage: %s [-r rounds] [-l phase_seconds] [-o truth] [-w wall_truth]\n", argv[0]); return 2;
         }
     }
-    FILE *out = truth ? fopen(truth, "w") : stdout;
-    if (!out) {
-        perror(truth);
+    out = truth ? fopen(truth, "w") : stdout;
+    wall = wall_truth ? fopen(wall_truth, "w") : NULL;
+    if (!out || (wall_truth && !wall)) {
+        perror(!out ? truth : wall_truth);
         return 3;
     }
     fprintf(out, "# phase start_cpu_s end_cpu_s\n");
+    if (wall) fprintf(wall, "# phase start_monotonic_s end_monotonic_s\n");
     /* Fresh pages for a phase: 32 per ms in setup, 8 per ms in decompress. */
     const long setup_pages = (long)(phase_s / 2 / 0.001 + 0.5) * 32;
     const long decompress_pages = (long)(phase_s / 0.002 + 0.5) * 16;
     char *fresh = map_fresh_pages(setup_pages);
-    double t = now_s();
+    phase_begins();
     setup(phase_s / 2, fresh);
-    fprintf(out, "setup %.4f %.4f\n", t, now_s());
+    phase_ended("setup");
     unmap_pages(fresh, setup_pages);
     for (int r = 0; r < rounds; ++r) {
-        t = now_s();
+        phase_begins();
         compress(phase_s);
-        fprintf(out, "compress %.4f %.4f\n", t, now_s());
+        phase_ended("compress");
         fresh = map_fresh_pages(decompress_pages);
-        t = now_s();
+        phase_begins();
         decompress(phase_s, fresh);
-        fprintf(out, "decompress %.4f %.4f\n", t, now_s());
+        phase_ended("decompress");
         unmap_pages(fresh, decompress_pages);
     }
     if (out != stdout) fclose(out);
+    if (wall) fclose(wall);
     return 0;
 }

@@ -17,6 +17,14 @@ static inline double thread_cpu_s(void) {
     return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* Wall-clock seconds on CLOCK_MONOTONIC: the clock an observer of the run
+ * (python's time.monotonic()) reads too. */
+static inline double monotonic_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 static inline long minor_faults(void) {
     struct rusage ru;
     getrusage(RUSAGE_THREAD, &ru);

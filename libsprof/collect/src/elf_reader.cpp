@@ -61,13 +61,20 @@ std::vector<uint64_t> section_ends(Elf* elf) {
     return ends;
 }
 
-// The module's function symbols, as libdwfl gives them: the file's .symtab;
+enum class SymbolKind { function, data };
+
+bool is_kind(int type, SymbolKind kind) {
+    if (kind == SymbolKind::function) return type == STT_FUNC || type == STT_GNU_IFUNC;
+    return type == STT_OBJECT;  // a variable (thread-local ones, STT_TLS, have no address of their own)
+}
+
+// The module's function (or data) symbols, as libdwfl gives them: the file's .symtab;
 // for a stripped file the .symtab of its separate debug file, found by
 // build-id or .gnu_debuglink in the file's directory, its .debug/ and
 // /usr/lib/debug (Debian's -dbg packages), or from debuginfod when the user
 // set DEBUGINFOD_URLS; else .dynsym (exported functions only). The names
 // live as long as the Dwfl.
-std::vector<Candidate> read_function_symbols(Dwfl_Module* module) {
+std::vector<Candidate> read_symbols(Dwfl_Module* module, SymbolKind kind) {
     std::vector<Candidate> out;
     std::map<Elf*, std::vector<uint64_t>> ends;  // the symbols may come from two files
     const int count = dwfl_module_getsymtab(module);
@@ -79,8 +86,7 @@ std::vector<Candidate> read_function_symbols(Dwfl_Module* module) {
         Dwarf_Addr bias;
         const char* name = dwfl_module_getsym_info(module, i, &sym, &address, &shndx, &elf, &bias);
         if (!name || !*name || !elf) continue;
-        const int type = GELF_ST_TYPE(sym.st_info);
-        if (type != STT_FUNC && type != STT_GNU_IFUNC) continue;
+        if (!is_kind(GELF_ST_TYPE(sym.st_info), kind)) continue;
         auto [it, added] = ends.try_emplace(elf);
         if (added) it->second = section_ends(elf);
         // Special indices (undefined, absolute, common) have no section to bound them.
@@ -142,7 +148,8 @@ ObjectSymbols ObjectSymbols::load(const std::string& path) {
     if (!elf || elf_kind(elf.get()) != ELF_K_ELF) throw SymbolError(path + ": not an ELF file");
 
     const DwflFile file = open_dwfl_file(path);
-    return ObjectSymbols(path, to_ranges(read_function_symbols(file.module)), read_load_segments(elf.get()));
+    return ObjectSymbols(path, to_ranges(read_symbols(file.module, SymbolKind::function)), read_load_segments(elf.get()),
+                         to_ranges(read_symbols(file.module, SymbolKind::data)));
 }
 
 DwflFile open_dwfl_file(const std::string& path) {
@@ -177,7 +184,7 @@ ObjectSymbols ObjectSymbols::load_own_vdso() {
         done += static_cast<size_t>(n);
     }
     ObjectSymbols read = load("/proc/self/fd/" + std::to_string(fd));
-    ObjectSymbols vdso("[vdso]", read.functions(), read.segments());
+    ObjectSymbols vdso("[vdso]", read.functions(), read.segments(), read.data());
     vdso.set_source("");  // the image has no debug info, and its file is gone
     return vdso;
 }

@@ -28,7 +28,7 @@ size_t ExactLruCurve::bin(uint64_t stack_distance) const {
     return b;
 }
 
-AccessDistances ExactLruCurve::access(uint64_t line, uint64_t key) {
+ExactLruCurve::Counted ExactLruCurve::access(uint64_t line, uint64_t key) {
     const AccessDistances d = distances_.access(line);
     auto [it, first] = rows_.try_emplace(key, static_cast<uint32_t>(row_keys_.size()));
     if (first) {
@@ -36,7 +36,7 @@ AccessDistances ExactLruCurve::access(uint64_t line, uint64_t key) {
         histograms_.resize(histograms_.size() + bins_, 0);
     }
     ++histograms_[it->second * bins_ + bin(d.stack)];
-    return d;
+    return {d, it->second};
 }
 
 namespace {
@@ -55,6 +55,13 @@ ExactLruCurve::KeyCounts ExactLruCurve::counts_of(size_t row) const {
     KeyCounts counts{row_keys_[row], 0, std::vector<uint64_t>(sizes_.size(), 0)};
     add_misses(&histograms_[row * bins_], bins_, counts.accesses, counts.misses);
     return counts;
+}
+
+uint64_t ExactLruCurve::accesses_of(uint32_t row) const {
+    const uint64_t* histogram = &histograms_[row * bins_];
+    uint64_t accesses = 0;
+    for (size_t b = 0; b < bins_; ++b) accesses += histogram[b];
+    return accesses;
 }
 
 std::vector<uint64_t> ExactLruCurve::misses() const {
@@ -94,15 +101,29 @@ std::vector<ExactFunction> ExactLruCurve::functions(uint32_t tid,
     return functions;
 }
 
-ExactCache::ExactCache(std::vector<uint64_t> lru_sizes, const std::vector<uint64_t>& random_sizes, uint64_t seed)
-    : lru_(std::move(lru_sizes)), random_(random_sizes, seed) {}
+ExactCache::ExactCache(Sizes sizes, uint32_t line_size, uint64_t seed)
+    : lru_(std::move(sizes.lru)), random_(sizes.random, seed), tenures_(std::move(sizes.detail), line_size) {}
 
 ExactCurve ExactCache::curve(uint32_t tid) const {
     ExactCurve curve;
     curve.tid = tid;
     lru_.fill(curve);
     random_.fill(curve);
+    curve.detail_lines = tenures_.sizes();
     return curve;
+}
+
+std::vector<ExactInstruction> ExactCache::instructions(uint32_t tid,
+                                                       const std::function<CodeRef(uint64_t)>& code_of) const {
+    const std::vector<std::vector<ExactUse>> uses = tenures_.uses();
+    std::vector<ExactInstruction> out;
+    out.reserve(lru_.rows());
+    for (uint32_t row = 0; row < lru_.rows(); ++row) {
+        out.push_back(ExactInstruction{tid, code_of(lru_.key_of_row(row)), row < writes_.size() && writes_[row],
+                                       lru_.accesses_of(row),
+                                       row < uses.size() ? uses[row] : std::vector<ExactUse>(tenures_.sizes().size())});
+    }
+    return out;
 }
 
 }  // namespace sprof

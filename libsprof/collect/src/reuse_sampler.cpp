@@ -9,22 +9,10 @@
 #include <stdexcept>
 
 #include "sprof/splitmix.hpp"
+#include "sprof/spsc_ring.hpp"
 
 namespace sprof {
 namespace {
-
-// Zeroed memory straight from the kernel: the slow path may not call malloc.
-template <typename T>
-T* map_zeroed(size_t n) {
-    void* p = mmap(nullptr, n * sizeof(T), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) throw std::bad_alloc();
-    return static_cast<T*>(p);
-}
-
-template <typename T>
-void unmap(T* p, size_t n) {
-    if (p) munmap(p, n * sizeof(T));
-}
 
 // The filter of a disarmed fast path: nothing watched. Its size fixes the
 // shift, so a bucket index stays inside it.
@@ -39,44 +27,36 @@ constexpr size_t kMinCapacity = 64;
 constexpr size_t kBucketsPerSlot = 16;
 constexpr size_t kSampleRing = size_t{1} << 14;  // samples between two drains (the writer drains every 100 ms)
 constexpr size_t kWindowRing = 256;
+constexpr size_t kTenureRing = size_t{1} << 12;  // tenures end at most as often as samples start
+constexpr size_t kMinFollows = 64;
 
 }  // namespace
 
-// An open sample: the line watched since access n.
+// A watched line: an open sample (follow == 0), waiting since access n for
+// the line's next access; or a followed line (follow = its slot + 1).
 struct ReuseSampler::Watch {
     uint64_t n;  // 0: the slot is free (accesses count from 1)
     uint64_t line;
+    uint64_t seen;  // the last access it saw (a followed line's, or its start)
     uint64_t pc;
     uint64_t address;
+    uint64_t epoch;
     uint32_t window;
+    uint32_t follow;
     uint8_t size;
     bool write;
 };
 
-// One producer (the owner thread), one consumer (the reader).
-template <typename T>
-struct ReuseSampler::Ring {
-    explicit Ring(size_t n) : items(map_zeroed<T>(n)), size(n) {}
-    ~Ring() { unmap(items, size); }
-    bool push(const T& v) {
-        const uint64_t h = head.load(std::memory_order_relaxed);
-        if (h - tail.load(std::memory_order_acquire) >= size) return false;
-        items[h % size] = v;
-        head.store(h + 1, std::memory_order_release);
-        return true;
-    }
-    bool half_full() const {
-        return head.load(std::memory_order_relaxed) - tail.load(std::memory_order_acquire) >= size / 2;
-    }
-    void pop_all(std::vector<T>& out) {
-        const uint64_t h = head.load(std::memory_order_acquire);
-        uint64_t t = tail.load(std::memory_order_relaxed);
-        for (; t != h; ++t) out.push_back(items[t % size]);
-        tail.store(t, std::memory_order_release);
-    }
-    T* items;
-    size_t size;
-    std::atomic<uint64_t> head{0}, tail{0};
+// A line followed from a trigger: what its tenure holds so far.
+struct ReuseSampler::Follow {
+    uint64_t position;  // of the sample; free slots: the next free slot + 1
+    uint64_t last;      // the latest access to the line
+    uint64_t longest;   // the longest gap so far (0 before the first)
+    uint64_t bytes;
+    uint64_t used;
+    uint32_t accesses;
+    uint8_t n_steps;
+    TenureStep steps[kTenureSteps];
 };
 
 void disarm(HotPath& h) {
@@ -87,13 +67,20 @@ void disarm(HotPath& h) {
 
 ReuseSampler::ReuseSampler(const SamplerSettings& s, uint32_t tid, uint64_t seed)
     : tid_(tid),
+      line_size_(s.line_size),
+      // A trigger at reuse distance d saw at most d − 1 other lines: it can
+      // miss in a cache of C lines only when d > C, and the smallest cache
+      // of every curve is 1 KiB.
+      follow_from_(std::max<uint64_t>(1024 / std::max<uint32_t>(s.line_size, 1), 1) + 1),
       period_(std::max<uint64_t>(s.period, 1)),
       window_accesses_(std::max<uint64_t>(s.window_accesses, 1)),
       gap_scale_(period_ > 1 ? 1.0 / std::log1p(-1.0 / static_cast<double>(period_)) : 0.0),
       random_(seed),
       window_end_(window_accesses_),
-      samples_(new Ring<RawReuse>(kSampleRing)),
-      windows_(new Ring<LocalityWindow>(kWindowRing)) {
+      samples_(new SpscRing<RawReuse>(kSampleRing)),
+      windows_(new SpscRing<LocalityWindow>(kWindowRing)),
+      tenures_(new SpscRing<RawTenure>(kTenureRing)),
+      starts_(new SpscRing<SampleStart>(kSampleRing)) {
     capacity_ = kMinCapacity;
     table_ = map_zeroed<Watch>(capacity_);
     filter_size_ = std::max(kMinFilter, capacity_ * kBucketsPerSlot);
@@ -103,11 +90,14 @@ ReuseSampler::ReuseSampler(const SamplerSettings& s, uint32_t tid, uint64_t seed
 }
 
 ReuseSampler::~ReuseSampler() {
-    unmap(table_, capacity_);
-    unmap(filter_, filter_size_);
-    unmap(retired_filter_, retired_filter_size_);
+    unmap_zeroed(table_, capacity_);
+    unmap_zeroed(filter_, filter_size_);
+    unmap_zeroed(retired_filter_, retired_filter_size_);
+    unmap_zeroed(follows_, follow_capacity_);
     delete samples_;
     delete windows_;
+    delete tenures_;
+    delete starts_;
 }
 
 // Accesses to the next sample point: geometric with mean period_ (each
@@ -125,12 +115,8 @@ void ReuseSampler::arm(HotPath& h) const {
     h.filter = filter_;
 }
 
-ReuseSampler::Watch* ReuseSampler::find(uint64_t line) {
-    for (size_t i = filter_bucket(line, 64 - std::countr_zero(capacity_));; i = (i + 1) & (capacity_ - 1)) {
-        Watch& w = table_[i];
-        if (w.n == 0) return nullptr;
-        if (w.line == line) return &w;
-    }
+size_t ReuseSampler::home(uint64_t line) const {
+    return filter_bucket(line, 64 - std::countr_zero(capacity_));
 }
 
 void ReuseSampler::erase(Watch* w) {
@@ -139,11 +125,10 @@ void ReuseSampler::erase(Watch* w) {
     // Backward shift: later entries of the probe run move into the hole
     // unless they already sit at or after their home slot.
     const size_t mask = capacity_ - 1;
-    const uint32_t table_shift = 64 - std::countr_zero(capacity_);
     size_t hole = static_cast<size_t>(w - table_);
     for (size_t i = (hole + 1) & mask; table_[i].n != 0; i = (i + 1) & mask) {
-        const size_t home = filter_bucket(table_[i].line, table_shift);
-        if (((i - home) & mask) >= ((i - hole) & mask)) {
+        const size_t at = home(table_[i].line);
+        if (((i - at) & mask) >= ((i - hole) & mask)) {
             table_[hole] = table_[i];
             hole = i;
         }
@@ -153,7 +138,8 @@ void ReuseSampler::erase(Watch* w) {
 }
 
 void ReuseSampler::insert(const Watch& w) {
-    size_t i = filter_bucket(w.line, 64 - std::countr_zero(capacity_));
+    if ((open_ + 1) * 2 > capacity_) grow();
+    size_t i = home(w.line);
     while (table_[i].n != 0) i = (i + 1) & (capacity_ - 1);
     table_[i] = w;
     uint8_t& count = filter_[filter_bucket(w.line, filter_shift_)];
@@ -162,8 +148,9 @@ void ReuseSampler::insert(const Watch& w) {
 }
 
 void ReuseSampler::watch(uint64_t n, uint64_t line, const Access& a) {
-    if ((open_ + 1) * 2 > capacity_) grow();
-    insert(Watch{n, line, a.pc, a.address, window_, static_cast<uint8_t>(std::min<uint32_t>(a.size, 255)), a.write});
+    if (!starts_->push(SampleStart{n, a.address, a.epoch})) unnamed_.fetch_add(1, std::memory_order_relaxed);
+    insert(Watch{n, line, n, a.pc, a.address, a.epoch, window_, 0, static_cast<uint8_t>(std::min<uint32_t>(a.size, 255)),
+                 a.write});
 }
 
 // Twice the table, a filter to match, both rebuilt from the open samples.
@@ -179,19 +166,145 @@ void ReuseSampler::grow() {
     filter_shift_ = shift_for(filter_size_);
     open_ = 0;
     for (size_t i = 0; i < old_capacity; ++i)
-        if (old[i].n != 0) insert(old[i]);
-    unmap(old, old_capacity);
-    // The old filter stays mapped until access() has re-armed the fast path:
-    // a signal handler of this thread may still read it.
-    retired_filter_ = old_filter;
-    retired_filter_size_ = old_filter_size;
+        if (old[i].n != 0) insert(old[i]);  // fits: the new table is twice the old
+    unmap_zeroed(old, old_capacity);
+    // The filter the fast path reads stays mapped until access() has re-armed
+    // it: a signal handler of this thread may still read it. A second growth
+    // in the same access replaces a filter the fast path never saw.
+    if (retired_filter_) {
+        unmap_zeroed(old_filter, old_filter_size);
+    } else {
+        retired_filter_ = old_filter;
+        retired_filter_size_ = old_filter_size;
+    }
 }
 
 void ReuseSampler::emit(const RawReuse& r) {
     if (!samples_->push(r)) lost_.fetch_add(1, std::memory_order_relaxed);
 }
 
+// A line whose trigger may have missed: it becomes a followed line, the
+// trigger the first access of its tenure. No slot (the pool could not
+// grow): the sample only.
+bool ReuseSampler::start_follow(Watch& w, uint64_t n, const Access& a) {
+    if (free_follow_ == 0) {
+        const size_t old_capacity = follow_capacity_;
+        const size_t capacity = std::max(kMinFollows, old_capacity * 2);
+        Follow* grown;
+        try {
+            grown = map_zeroed<Follow>(capacity);
+        } catch (const std::bad_alloc&) {
+            return false;
+        }
+        if (follows_) std::copy(follows_, follows_ + old_capacity, grown);
+        unmap_zeroed(follows_, old_capacity);
+        follows_ = grown;
+        follow_capacity_ = capacity;
+        for (size_t i = capacity; i > old_capacity; --i) {  // chain the new slots, lowest first
+            follows_[i - 1].position = free_follow_;
+            free_follow_ = static_cast<uint32_t>(i);
+        }
+    }
+    const uint32_t slot = free_follow_;
+    Follow& f = follows_[slot - 1];
+    free_follow_ = static_cast<uint32_t>(f.position);
+    f = Follow{};
+    f.position = w.n;
+    f.last = n;
+    f.accesses = 1;
+    f.bytes = std::max<uint32_t>(a.size, 1);
+    f.used = chunks_touched(a.address, a.size, line_size_);
+    w.follow = slot;
+    ++following_;
+    return true;
+}
+
+// Access n to a followed line: a gap longer than all before closes a step.
+bool ReuseSampler::step(Follow& f, uint64_t n, const Access& a) {
+    const uint64_t gap = n - f.last;
+    if (gap > f.longest) {
+        if (f.n_steps + 1 == kTenureSteps) return false;  // the last slot is for the end
+        f.steps[f.n_steps++] = TenureStep{gap, f.accesses, f.bytes, f.used};
+        f.longest = gap;
+    }
+    ++f.accesses;
+    f.bytes += std::max<uint32_t>(a.size, 1);
+    f.used |= chunks_touched(a.address, a.size, line_size_);
+    f.last = n;
+    return f.accesses < kTenureAccesses;
+}
+
+// The tenure of slot `index` (a slot number, 1-based) ends: its last step
+// holds everything followed, behind `last_gap`; the slot is freed.
+void ReuseSampler::end_follow(uint32_t index, TenureEnd how, uint64_t last_gap) {
+    Follow& f = follows_[index - 1];
+    RawTenure t;
+    t.position = f.position;
+    t.end = how;
+    t.n_steps = f.n_steps;
+    std::copy(f.steps, f.steps + f.n_steps, t.steps);
+    t.steps[t.n_steps++] = TenureStep{last_gap, f.accesses, f.bytes, f.used};
+    if (!tenures_->push(t)) lost_.fetch_add(1, std::memory_order_relaxed);
+    f.position = free_follow_;
+    free_follow_ = index;
+    --following_;
+}
+
+// Access n to `line`: each watch of the line sees it. An open sample ends
+// with its reuse (its trigger may start a tenure); a followed line steps.
+// The line's watches are taken out of the table a few at a time (deletion
+// moves entries) and those that go on are put back marked as having seen
+// access n, until none is left that has not.
+void ReuseSampler::reuse(uint64_t n, uint64_t line, const Access& a) {
+    for (;;) {
+        Watch mine[8];
+        size_t found = 0;
+        for (size_t i = home(line); table_[i].n != 0 && found < std::size(mine);) {
+            if (table_[i].line == line && table_[i].seen != n) {
+                mine[found++] = table_[i];
+                erase(&table_[i]);  // the next entry may now sit at i
+                continue;
+            }
+            i = (i + 1) & (capacity_ - 1);
+        }
+        if (found == 0) return;
+        for (size_t k = 0; k < found; ++k) {
+            Watch& w = mine[k];
+            w.seen = n;
+            if (w.follow == 0) {
+                const uint64_t distance = n - w.n;
+                emit(RawReuse{w.window, distance, w.pc, a.pc, w.address, w.size, w.write, a.write, w.n, w.epoch});
+                if (distance >= follow_from_ && start_follow(w, n, a)) insert(w);
+            } else if (step(follows_[w.follow - 1], n, a)) {
+                insert(w);
+            } else {
+                end_follow(w.follow, TenureEnd::capped, kNoReuse);
+            }
+        }
+    }
+}
+
+// Lines not touched for a whole window, longer than any gap of their tenure
+// so far, end with that gap as a lower bound: they are not followed forever.
+void ReuseSampler::age_followers(uint64_t n) {
+    if (following_ == 0) return;
+    for (size_t i = 0; i < capacity_;) {
+        Watch& w = table_[i];
+        if (w.n != 0 && w.follow != 0) {
+            const Follow& f = follows_[w.follow - 1];
+            const uint64_t idle = n - f.last;
+            if (idle >= window_accesses_ && idle > f.longest) {
+                end_follow(w.follow, TenureEnd::aged, idle);
+                erase(&w);  // an entry from further on may move into i: look at i again
+                continue;
+            }
+        }
+        ++i;
+    }
+}
+
 void ReuseSampler::close_window(uint64_t n, uint64_t unseen_words) {
+    age_followers(n);
     LocalityWindow w{tid_, window_, n - window_start_, window_samples_, unseen_words - window_unseen_start_};
     if (!windows_->push(w)) lost_.fetch_add(1, std::memory_order_relaxed);
     ++window_;
@@ -203,11 +316,7 @@ void ReuseSampler::close_window(uint64_t n, uint64_t unseen_words) {
 
 bool ReuseSampler::access(HotPath& h, uint64_t n, uint64_t line, const Access& a) {
     if (finished_) return false;
-    if (filter_[filter_bucket(line, filter_shift_)])
-        if (Watch* w = find(line)) {
-            emit(RawReuse{w->window, n - w->n, w->pc, a.pc, w->address, w->size, w->write, a.write});
-            erase(w);
-        }
+    if (filter_[filter_bucket(line, filter_shift_)]) reuse(n, line, a);
     if (n >= next_sample_) {
         watch(n, line, a);
         ++window_samples_;
@@ -217,32 +326,42 @@ bool ReuseSampler::access(HotPath& h, uint64_t n, uint64_t line, const Access& a
     arm(h);
     if (retired_filter_) {
         std::atomic_signal_fence(std::memory_order_seq_cst);  // h points at the new filter first
-        unmap(retired_filter_, retired_filter_size_);
+        unmap_zeroed(retired_filter_, retired_filter_size_);
         retired_filter_ = nullptr;
     }
     // Once per filling: the reader may be asleep until its next period.
-    const bool half = samples_->half_full();
+    const bool half = samples_->half_full() || starts_->half_full() || tenures_->half_full();
     const bool wake = half && !reader_called_;
     reader_called_ = half;
     return wake;
 }
 
-void ReuseSampler::drain(std::vector<RawReuse>& samples, std::vector<LocalityWindow>& windows) {
-    samples_->pop_all(samples);
-    windows_->pop_all(windows);
+void ReuseSampler::drain(SamplerOutput& out) {
+    samples_->pop_all(out.samples);
+    windows_->pop_all(out.windows);
+    tenures_->pop_all(out.tenures);
+    starts_->pop_all(out.starts);
 }
 
-void ReuseSampler::finish(uint64_t n, uint64_t unseen_words, std::vector<RawReuse>& samples,
-                          std::vector<LocalityWindow>& windows) {
-    drain(samples, windows);
+void ReuseSampler::finish(uint64_t n, uint64_t unseen_words, SamplerOutput& out) {
+    drain(out);
     if (finished_) return;
     finished_ = true;
-    for (size_t i = 0; i < capacity_; ++i)
-        if (const Watch& w = table_[i]; w.n != 0)
-            samples.push_back(RawReuse{w.window, kNoReuse, w.pc, 0, w.address, w.size, w.write, false});
+    for (size_t i = 0; i < capacity_; ++i) {
+        const Watch& w = table_[i];
+        if (w.n == 0) continue;
+        if (w.follow == 0) {
+            out.samples.push_back(
+                RawReuse{w.window, kNoReuse, w.pc, 0, w.address, w.size, w.write, false, w.n, w.epoch});
+        } else {
+            end_follow(w.follow, TenureEnd::no_reuse, kNoReuse);
+            tenures_->pop_all(out.tenures);  // the ring may be smaller than the lines followed
+        }
+    }
     if (n > window_start_ || window_samples_ > 0)
-        windows.push_back(LocalityWindow{tid_, window_, n - window_start_, window_samples_,
-                                         unseen_words - window_unseen_start_});
+        out.windows.push_back(LocalityWindow{tid_, window_, n - window_start_, window_samples_,
+                                             unseen_words - window_unseen_start_});
+    open_ = following_ = 0;  // all handed out
 }
 
 }  // namespace sprof

@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <ctime>
 
+#include "sprof/profile_names.hpp"
+
 namespace sprof {
 namespace {
 
@@ -13,13 +15,6 @@ std::string host_name() {
     char host[256] = {};
     gethostname(host, sizeof host - 1);
     return host;
-}
-
-// Inserts `tag` before the pattern's ".sprof" ending, or appends it.
-std::string before_ending(const std::string& p, const std::string& tag) {
-    const std::string ending = ".sprof";
-    bool has_ending = p.size() > ending.size() && p.compare(p.size() - ending.size(), ending.size(), ending) == 0;
-    return has_ending ? p.substr(0, p.size() - ending.size()) + tag + ending : p + tag;
 }
 
 }  // namespace
@@ -59,10 +54,10 @@ std::string expand_output_path(const std::string& pattern, const std::string& pr
             (job.in_job() ? ".%j.rank%r.sprof" : ".%p.sprof");
     } else {
         // Ranks of one job, perhaps on hosts that share the directory, never share a file.
-        if (job.in_job() && p.find("%r") == std::string::npos) p = before_ending(p, ".rank%r");
-        if (descendant && p.find("%p") == std::string::npos) p = before_ending(p, ".%p");
+        if (job.in_job() && p.find("%r") == std::string::npos) p = insert_before_ending(p, ".rank%r");
+        if (descendant && p.find("%p") == std::string::npos) p = insert_before_ending(p, ".%p");
     }
-    if (image > 0) p = before_ending(p, ".exec" + std::to_string(image));
+    p = image_path(p, image);
     std::string out;
     for (size_t i = 0; i < p.size(); ++i) {
         if (p[i] != '%' || i + 1 == p.size()) {

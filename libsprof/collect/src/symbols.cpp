@@ -19,20 +19,31 @@
 namespace sprof {
 
 ObjectSymbols::ObjectSymbols(std::string path, std::vector<FunctionRange> functions,
-                             std::vector<LoadSegment> segments)
-    : path_(std::move(path)), source_(path_), functions_(std::move(functions)), segments_(std::move(segments)) {
+                             std::vector<LoadSegment> segments, std::vector<FunctionRange> data)
+    : path_(std::move(path)),
+      source_(path_),
+      functions_(std::move(functions)),
+      segments_(std::move(segments)),
+      data_(std::move(data)) {
     std::sort(segments_.begin(), segments_.end(),
               [](const LoadSegment& a, const LoadSegment& b) { return a.offset < b.offset; });
 }
 
-std::optional<size_t> ObjectSymbols::find(uint64_t addr) const {
-    auto it = std::upper_bound(functions_.begin(), functions_.end(), addr,
+namespace {
+// The range of sorted, non-overlapping `ranges` containing `addr`.
+std::optional<size_t> find_range(const std::vector<FunctionRange>& ranges, uint64_t addr) {
+    auto it = std::upper_bound(ranges.begin(), ranges.end(), addr,
                                [](uint64_t a, const FunctionRange& f) { return a < f.start; });
-    if (it == functions_.begin()) return std::nullopt;
+    if (it == ranges.begin()) return std::nullopt;
     --it;
     if (addr >= it->end) return std::nullopt;
-    return static_cast<size_t>(it - functions_.begin());
+    return static_cast<size_t>(it - ranges.begin());
 }
+}  // namespace
+
+std::optional<size_t> ObjectSymbols::find(uint64_t addr) const { return find_range(functions_, addr); }
+
+std::optional<size_t> ObjectSymbols::find_data(uint64_t addr) const { return find_range(data_, addr); }
 
 std::optional<uint64_t> ObjectSymbols::vaddr_of_offset(uint64_t offset) const {
     // The kernel maps a segment from its offset rounded down to a page, so the
@@ -52,7 +63,7 @@ std::optional<uint64_t> ObjectSymbols::vaddr_of_offset(uint64_t offset) const {
     return chosen->vaddr - (chosen->offset - offset);  // the segment's offset↔vaddr shift
 }
 
-std::vector<Mapping> read_exec_mappings(pid_t pid) {
+std::vector<Mapping> read_mappings(pid_t pid, bool executable_only) {
     const std::string file = proc_file(pid, "maps");
     std::unique_ptr<FILE, int (*)(FILE*)> in(std::fopen(file.c_str(), "re"), &std::fclose);
     if (!in) throw SymbolError("cannot read " + file + ": " + std::strerror(errno));
@@ -68,7 +79,7 @@ std::vector<Mapping> read_exec_mappings(pid_t pid) {
         int path_pos = 0;
         if (std::sscanf(line, "%llx-%llx %4s %llx %*s %*s %n", &start, &end, perms, &offset,
                         &path_pos) != 4 ||
-            path_pos == 0 || perms[2] != 'x')
+            path_pos == 0 || (executable_only && perms[2] != 'x'))
             continue;
         std::string path(line + path_pos, line + len);
         if (!path.empty() && path.back() == '\n') path.pop_back();
@@ -133,7 +144,7 @@ std::shared_ptr<const ObjectSymbols> AddressSpace::table_for(const Mapping& map)
             map.deleted ? proc_file(pid_, fmt::format("map_files/{:x}-{:x}", map.start, map.end)) : map.path;
         try {
             ObjectSymbols read = ObjectSymbols::load(file);
-            table = ObjectSymbols(map.path, read.functions(), read.segments());
+            table = ObjectSymbols(map.path, read.functions(), read.segments(), read.data());
             table.set_source(file);
         } catch (const SymbolError& e) {
             unreadable_.emplace_back(e.what());
@@ -166,6 +177,15 @@ Resolved AddressSpace::answer(Loaded& loaded, uint64_t pc) {
     r.bias = loaded.bias;
     if (auto i = loaded.syms->find(pc - loaded.bias)) r.function = &loaded.syms->functions()[*i];
     return r;
+}
+
+AddressSpace::Variable AddressSpace::resolve_data(uint64_t address) const {
+    for (const Loaded& loaded : maps_) {
+        if (!loaded.syms || !loaded.placed || loaded.syms->data().empty()) continue;
+        if (auto i = loaded.syms->find_data(address - loaded.bias))
+            return {&loaded.syms->path(), &loaded.syms->data()[*i]};
+    }
+    return {};
 }
 
 Resolved AddressSpace::resolve(uint64_t pc) {

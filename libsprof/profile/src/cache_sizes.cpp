@@ -18,4 +18,18 @@ std::vector<uint64_t> cache_sizes_in_lines(uint32_t line_size) {
     return lines;
 }
 
+namespace {
+template <size_t N>
+std::vector<uint64_t> in_lines(const uint64_t (&bytes)[N], uint32_t line_size) {
+    std::vector<uint64_t> lines;
+    for (uint64_t b : bytes)
+        if (b >= line_size) lines.push_back(b / line_size);
+    return lines;
+}
+}  // namespace
+
+std::vector<uint64_t> random_sizes_in_lines(uint32_t line_size) { return in_lines(kRandomReplacementBytes, line_size); }
+
+std::vector<uint64_t> detail_sizes_in_lines(uint32_t line_size) { return in_lines(kDetailCacheBytes, line_size); }
+
 }  // namespace sprof

@@ -60,8 +60,20 @@ void LocalityReader::read(uint32_t type, Decoder& d, Profile& p) {
     if (!loc.run.present) throw Corrupt{"before the LOCALITY record"};
     switch (type) {
         case records::kLocalityWindow: read_window(d, loc); break;
-        case records::kReuseSamples: read_samples(d, p); break;
+        case records::kReuseSamples: read_samples(d, p, records::kReuseSampleSize); break;
+        case records::kReuseSamplesWide: {
+            const uint32_t n = d.u32();
+            const uint32_t entry = d.u32();
+            if (entry < records::kWideSampleSize)
+                throw Corrupt{fmt::format("samples of {} bytes, fewer than the {} of their fields", entry,
+                                          records::kWideSampleSize)};
+            read_samples(d, p, entry, n);
+            break;
+        }
+        case records::kTenures: read_tenures(d, loc); break;
+        case records::kDataObject: read_data_object(d, p); break;
         case records::kExactCurve: read_curve(d, loc); break;
+        case records::kExactInstructions: read_instructions(d, p); break;
         default: read_functions(d, p); break;
     }
 }
@@ -84,12 +96,18 @@ void LocalityReader::read_window(Decoder& d, Locality& loc) {
     add(into.unseen_accesses, w.unseen_accesses, "window unseen accesses");
 }
 
-void LocalityReader::read_samples(Decoder& d, Profile& p) {
-    const uint32_t n = d.count(records::kReuseSampleSize, "samples");
-    const auto n_functions = static_cast<uint32_t>(p.functions.size());
+// Entries of `entry` bytes: REUSE_SAMPLES (50, `n` read here) or
+// REUSE_SAMPLES_WIDE (its own entry size; bytes after the known fields skipped).
+void LocalityReader::read_samples(Decoder& d, Profile& p, size_t entry, std::optional<uint32_t> wide_count) {
+    const uint32_t n = wide_count ? *wide_count : d.count(entry, "samples");
+    if (n > d.left() / entry) throw Corrupt{fmt::format("{} samples do not fit in the record", n)};
+    const bool wide = entry >= records::kWideSampleSize;
+    const records::Known known{static_cast<uint32_t>(p.objects.size()), static_cast<uint32_t>(p.functions.size()),
+                               static_cast<uint32_t>(p.locality.data.size())};
     auto& samples = p.locality.samples;
     samples.reserve(samples.size() + n);
     for (uint32_t i = 0; i < n; ++i) {
+        const size_t start = d.left();
         ReuseSample s;
         s.tid = d.u32();
         s.window = d.u32();
@@ -101,8 +119,88 @@ void LocalityReader::read_samples(Decoder& d, Profile& p) {
         const uint8_t flags = d.u8();
         s.sample_write = flags & records::kSampleWrite;
         s.trigger_write = flags & records::kTriggerWrite;
-        check(records::sample_problem(s, n_functions));
+        if (wide) {
+            s.position = d.u64();
+            s.data = d.u32();
+        }
+        d.skip(entry - (start - d.left()));
+        check(records::sample_problem(s, known));
         samples.push_back(s);
+    }
+}
+
+void LocalityReader::read_tenures(Decoder& d, Locality& loc) {
+    const uint32_t n = d.count(records::kTenureFixedSize, "tenures");
+    for (uint32_t i = 0; i < n; ++i) {
+        Tenure t;
+        t.tid = d.u32();
+        t.position = d.u64();
+        t.end = static_cast<TenureEnd>(d.u8());
+        const uint8_t steps = d.u8();
+        if (steps > d.left() / records::kTenureStepSize)
+            throw Corrupt{fmt::format("{} tenure steps do not fit in the record", steps)};
+        t.steps.resize(steps);
+        for (TenureStep& s : t.steps) {
+            s.gap = d.u64();
+            s.accesses = d.u32();
+            s.bytes = d.u64();
+            s.used = d.u64();
+        }
+        check(records::tenure_problem(t));
+        loc.tenures.push_back(std::move(t));
+    }
+}
+
+void LocalityReader::read_data_object(Decoder& d, Profile& p) {
+    DataObject o;
+    o.id = d.u32();
+    o.kind = static_cast<DataKind>(d.u8());
+    o.object = d.u32();
+    o.site = read_code(d);
+    o.name = d.str();
+    o.size = d.u64();
+    const auto n_data = static_cast<uint32_t>(p.locality.data.size());
+    if (o.id != n_data) throw Corrupt{fmt::format("data object id {} out of order (expected {})", o.id, n_data)};
+    check(records::data_object_problem(o, records::Known{static_cast<uint32_t>(p.objects.size()),
+                                                         static_cast<uint32_t>(p.functions.size()), n_data}));
+    p.locality.data.push_back(std::move(o));
+}
+
+void LocalityReader::read_instructions(Decoder& d, Profile& p) {
+    const uint32_t n = d.count(4 + 12 + 1 + 8 + 4, "instructions");
+    Locality& loc = p.locality;
+    const records::Known known{static_cast<uint32_t>(p.objects.size()), static_cast<uint32_t>(p.functions.size()),
+                               static_cast<uint32_t>(loc.data.size())};
+    for (uint32_t i = 0; i < n; ++i) {
+        ExactInstruction ins;
+        ins.tid = d.u32();
+        ins.pc = read_code(d);
+        ins.write = d.u8() & 1;
+        ins.accesses = d.u64();
+        ins.at.resize(d.count(24, "detail counts"));
+        for (ExactUse& u : ins.at) {
+            u.misses = d.u64();
+            u.used_bytes = d.u64();
+            u.bytes = d.u64();
+        }
+        auto curve = curve_at_.find(ins.tid);
+        if (curve == curve_at_.end()) throw Corrupt{fmt::format("thread {} has no EXACT_CURVE before it", ins.tid)};
+        check(records::instruction_problem(ins, loc.exact[curve->second].detail_lines.size(), known));
+        const InstructionKey key{ins.tid, ins.pc.function, ins.pc.address};
+        auto [at, first] = instruction_at_.try_emplace(key, loc.exact_instructions.size());
+        if (first) {
+            loc.exact_instructions.push_back(std::move(ins));
+            continue;
+        }
+        ExactInstruction& into = loc.exact_instructions[at->second];
+        if (into.write != ins.write) throw Corrupt{"parts of an instruction disagree on whether it writes"};
+        add(into.accesses, ins.accesses, "instruction accesses");
+        for (size_t k = 0; k < into.at.size(); ++k) {
+            add(into.at[k].misses, ins.at[k].misses, "instruction misses");
+            add(into.at[k].used_bytes, ins.at[k].used_bytes, "instruction used bytes");
+            add(into.at[k].bytes, ins.at[k].bytes, "instruction bytes");
+        }
+        check(records::instruction_problem(into, into.at.size(), known));
     }
 }
 
@@ -112,6 +210,10 @@ void LocalityReader::read_curve(Decoder& d, Locality& loc) {
     c.accesses = d.u64();
     read_sizes(d, c.lines, c.lru_misses);
     read_sizes(d, c.random_lines, c.random_misses);
+    if (d.left() > 0) {  // since 1.5
+        c.detail_lines.resize(d.count(8, "detail sizes"));
+        for (uint64_t& lines : c.detail_lines) lines = d.u64();
+    }
     check(records::curve_problem(c));
     auto [at, first] = curve_at_.try_emplace(c.tid, loc.exact.size());
     if (first) {
@@ -119,7 +221,7 @@ void LocalityReader::read_curve(Decoder& d, Locality& loc) {
         return;
     }
     ExactCurve& into = loc.exact[at->second];
-    if (c.lines != into.lines || c.random_lines != into.random_lines)
+    if (c.lines != into.lines || c.random_lines != into.random_lines || c.detail_lines != into.detail_lines)
         throw Corrupt{fmt::format("a part of thread {}'s curve with other cache sizes than its first", c.tid)};
     add(into.accesses, c.accesses, "exact accesses");
     add_all(into.lru_misses, c.lru_misses, "exact LRU misses");

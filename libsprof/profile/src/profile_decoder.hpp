@@ -42,6 +42,11 @@ public:
         return s;
     }
     size_t left() const { return static_cast<size_t>(end_ - p_); }
+    // Passes over `n` bytes a newer writer appended to an item.
+    void skip(size_t n) {
+        if (n > left()) throw Corrupt{"field runs past the record end"};
+        p_ += n;
+    }
     // A count of items of at least `item_size` bytes each must fit in what is left.
     uint32_t count(size_t item_size, const char* what) {
         uint32_t n = u32();

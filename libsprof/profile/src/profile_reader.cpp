@@ -1,5 +1,6 @@
-// read_profile / parse_profile: the one reader of docs/FORMAT.md. Trusts
-// nothing in the bytes: every length is checked against what is really there
+// ProfileStream, read_profile, parse_profile: the one reader of
+// docs/FORMAT.md, whole files or bytes as they are appended. Trusts nothing
+// in the bytes: every length is checked against what is really there
 // before anything is allocated, nothing is sized or indexed by a number from
 // the file, and the file itself is read with a bound.
 #include <fcntl.h>
@@ -22,6 +23,7 @@
 #include "source_lines_records.hpp"
 #include "sprof/estimator.hpp"
 #include "sprof/profile_io.hpp"
+#include "sprof/profile_stream.hpp"
 
 namespace sprof {
 namespace {
@@ -42,6 +44,10 @@ const char* type_name(uint32_t type) {
         case records::kReuseSamples: return "REUSE_SAMPLES";
         case records::kExactCurve: return "EXACT_CURVE";
         case records::kExactFunctions: return "EXACT_FUNCTIONS";
+        case records::kReuseSamplesWide: return "REUSE_SAMPLES_WIDE";
+        case records::kTenures: return "TENURES";
+        case records::kDataObject: return "DATA_OBJECT";
+        case records::kExactInstructions: return "EXACT_INSTRUCTIONS";
         case records::kCodeLocations: return "CODE_LOCATIONS";
         case records::kLineCells: return "LINE_CELLS";
         default: return "unknown";
@@ -163,28 +169,32 @@ void merge_cells(std::vector<Cell>& cells, std::vector<Cell>& part, std::unorder
 // cost what their bytes cost.
 class IntervalMerger {
 public:
-    void add(Profile& p, Interval&& part) {
+    // Returns the index of the interval the part went into.
+    size_t add(Profile& p, Interval&& part) {
         auto [at, first] = interval_at_.try_emplace(key(part.tid, part.seq), p.intervals.size());
         if (first) {
             p.intervals.push_back(std::move(part));
-            return;
+            return at->second;
         }
         Interval& iv = p.intervals[at->second];
         iv.start_ns = std::min(iv.start_ns, part.start_ns);
         iv.end_ns = std::max(iv.end_ns, part.end_ns);
         merge_cells<FunctionCell, &FunctionCell::function>(iv.cells, part.cells, cells_[at->second]);
+        return at->second;
     }
 
-    void add_lines(Profile& p, records::LineCellsPart&& part) {
+    // Returns the index of the interval the line cells went into.
+    size_t add_lines(Profile& p, records::LineCellsPart&& part) {
         auto at = interval_at_.find(key(part.tid, part.seq));
         if (at == interval_at_.end())
             throw Corrupt{fmt::format("line cells of thread {} interval {} before its INTERVAL", part.tid, part.seq)};
         Interval& iv = p.intervals[at->second];
         if (iv.lines.empty()) {
             iv.lines = std::move(part.cells);
-            return;
+            return at->second;
         }
         merge_cells<LineCell, &LineCell::location>(iv.lines, part.cells, lines_[at->second]);
+        return at->second;
     }
 
 private:
@@ -205,109 +215,181 @@ void read_end(Decoder& d, ProfileEnd& end) {
     end.present = true;
 }
 
-class Parser {
-public:
-    Parser(std::string_view bytes, const std::string& name) : bytes_(bytes), name_(name) {}
+}  // namespace
 
-    Profile run() {
-        read_file_header();
-        size_t pos = records::kFileHeaderSize;
-        while (pos < bytes_.size()) {
-            const size_t rest = bytes_.size() - pos;
-            if (rest < records::kRecordHeaderSize) return truncated(pos);
-            Decoder rh(bytes_.data() + pos, records::kRecordHeaderSize, swap_);
-            const uint32_t type = rh.u32();
-            const uint32_t length = rh.u32();
-            // The writer writes each record with one write(): a record that
-            // runs past the end of the file is the tail of a cut-short run.
-            if (length > rest - records::kRecordHeaderSize) return truncated(pos);
-            if (profile_.end.present)
-                fail(fmt::format("{} record after END at byte {}", type_name(type), pos));
-            if (!have_header_ && type != records::kHeader)
-                fail(fmt::format("{} record (type {}) before HEADER at byte {}", type_name(type), type, pos));
-            read_record(type, bytes_.data() + pos + records::kRecordHeaderSize, length, pos);
-            pos += records::kRecordHeaderSize + length;
-        }
-        if (!have_header_) fail("HEADER record missing (no records after the file header)");
-        if (!profile_.end.present)
-            profile_.warnings.push_back(fmt::format(
-                "{}: no END record after {} intervals (the profiled program did not finish)",
-                name_, profile_.intervals.size()));
-        return std::move(profile_);
-    }
+// The decoding state between feeds: nothing in it is sized by a number read
+// from the file, only by the records read.
+struct ProfileStream::State {
+    std::string name;
+    bool track_changes = false;
+    bool file_header_read = false;
+    bool swap = false;
+    bool have_header = false;
+    uint64_t consumed = 0;
+    uint64_t end_at = 0;  // where the END record starts, when one was read
+    Profile profile;
+    IntervalMerger merger;
+    LocalityReader locality;
+    std::vector<size_t> changed;  // intervals touched since take_changed()
+    std::vector<uint32_t> location_function;  // CODE_LOCATIONS: the function of every location read
 
-private:
     [[noreturn]] void fail(const std::string& what) const {
-        throw ProfileError(fmt::format("{}: {}", name_, what));
+        throw ProfileError(fmt::format("{}: {}", name, what));
     }
 
-    void read_file_header() {
-        const size_t n = bytes_.size();
-        if (n == 0) fail("empty file (not a profile)");
+    // The 16 bytes of the file header, once they are all there; a wrong
+    // magic is told as soon as its first bytes are.
+    bool read_file_header(std::string_view bytes) {
+        const size_t n = bytes.size();
         const size_t magic_len = std::min(n, sizeof records::kMagic);
-        if (std::memcmp(bytes_.data(), records::kMagic, magic_len) != 0)
-            fail("not an sprof profile (bad magic)");
-        if (n < records::kFileHeaderSize)
-            fail(fmt::format("truncated file header ({} of {} bytes)", n, records::kFileHeaderSize));
+        if (std::memcmp(bytes.data(), records::kMagic, magic_len) != 0) fail("not an sprof profile (bad magic)");
+        if (n < records::kFileHeaderSize) return false;
         uint32_t tag;
-        std::memcpy(&tag, bytes_.data() + sizeof records::kMagic, sizeof tag);
+        std::memcpy(&tag, bytes.data() + sizeof records::kMagic, sizeof tag);
         if (tag == records::swap_bytes(records::kByteOrderTag))
-            swap_ = true;
+            swap = true;
         else if (tag != records::kByteOrderTag)
             fail(fmt::format("not an sprof profile (unknown byte-order tag 0x{:08x})", tag));
-        Decoder d(bytes_.data() + sizeof records::kMagic + 4, 4, swap_);
-        profile_.version_major = d.u16();
-        profile_.version_minor = d.u16();
-        profile_.foreign_byte_order = swap_;
-        if (profile_.version_major != kFormatMajor)
-            fail(fmt::format("profile format version {}.{}, this sprof reads {}.x",
-                             profile_.version_major, profile_.version_minor, kFormatMajor));
+        Decoder d(bytes.data() + sizeof records::kMagic + 4, 4, swap);
+        profile.version_major = d.u16();
+        profile.version_minor = d.u16();
+        profile.foreign_byte_order = swap;
+        if (profile.version_major != kFormatMajor)
+            fail(fmt::format("profile format version {}.{}, this sprof reads {}.x", profile.version_major,
+                             profile.version_minor, kFormatMajor));
+        file_header_read = true;
+        consumed = records::kFileHeaderSize;
+        return true;
     }
 
-    void read_record(uint32_t type, const char* payload, uint32_t length, size_t pos) {
-        Decoder d(payload, length, swap_);
+    void read_record(uint32_t type, const char* payload, uint32_t length, uint64_t pos) {
+        Decoder d(payload, length, swap);
         try {
             switch (type) {
                 case records::kHeader:
-                    if (have_header_) fail(fmt::format("second HEADER record at byte {}", pos));
-                    read_header(d, profile_.header);
-                    have_header_ = true;
+                    if (have_header) fail(fmt::format("second HEADER record at byte {}", pos));
+                    read_header(d, profile.header);
+                    have_header = true;
                     break;
-                case records::kObject: read_object(d, profile_); break;
-                case records::kFunction: read_function(d, profile_); break;
-                case records::kThread: read_thread(d, profile_); break;
-                case records::kInterval: merger_.add(profile_, read_interval(d, profile_)); break;
-                case records::kEnd: read_end(d, profile_.end); break;
+                case records::kObject: read_object(d, profile); break;
+                case records::kFunction: read_function(d, profile); break;
+                case records::kThread: read_thread(d, profile); break;
+                case records::kInterval: {
+                    const size_t at = merger.add(profile, read_interval(d, profile));
+                    if (track_changes) changed.push_back(at);
+                    break;
+                }
+                case records::kEnd:
+                    read_end(d, profile.end);
+                    end_at = pos;
+                    break;
                 case records::kLocality:
                 case records::kLocalityWindow:
                 case records::kReuseSamples:
                 case records::kExactCurve:
-                case records::kExactFunctions: locality_.read(type, d, profile_); break;
-                case records::kCodeLocations: records::read_code_locations(d, profile_, location_function_); break;
-                case records::kLineCells: merger_.add_lines(profile_, records::read_line_cells(d, profile_)); break;
+                case records::kExactFunctions:
+                case records::kReuseSamplesWide:
+                case records::kTenures:
+                case records::kDataObject:
+                case records::kExactInstructions: locality.read(type, d, profile); break;
+                // Source lines: types 18 and 19 from minor 6 on; in an
+                // earlier file they are a kind this reader does not know.
+                case records::kCodeLocations:
+                    if (profile.version_minor >= records::kSourceLinesMinor)
+                        records::read_code_locations(d, profile, location_function);
+                    break;
+                case records::kLineCells:
+                    if (profile.version_minor >= records::kSourceLinesMinor) {
+                        const size_t at = merger.add_lines(profile, records::read_line_cells(d, profile));
+                        if (track_changes) changed.push_back(at);
+                    }
+                    break;
                 default: break;  // a later kind of record: skipped, its length says how far
             }
         } catch (const Corrupt& c) {
             fail(fmt::format("corrupt {} record at byte {} ({})", type_name(type), pos, c.why));
         }
     }
-
-    Profile truncated(size_t pos) {
-        if (!have_header_) fail(fmt::format("truncated inside the HEADER record at byte {}", pos));
-        profile_.warnings.push_back(fmt::format("{}: truncated after {} complete intervals ({} bytes ignored)",
-                                                name_, profile_.intervals.size(), bytes_.size() - pos));
-        return std::move(profile_);
-    }
-
-    std::string_view bytes_;
-    const std::string& name_;
-    bool swap_ = false;
-    bool have_header_ = false;
-    Profile profile_;
-    IntervalMerger merger_;
-    LocalityReader locality_;
-    std::vector<uint32_t> location_function_;  // CODE_LOCATIONS: the function of every location read
 };
+
+ProfileStream::ProfileStream(std::string name, bool track_changes) : s_(std::make_unique<State>()) {
+    s_->name = std::move(name);
+    s_->track_changes = track_changes;
+}
+ProfileStream::~ProfileStream() = default;
+ProfileStream::ProfileStream(ProfileStream&&) noexcept = default;
+ProfileStream& ProfileStream::operator=(ProfileStream&&) noexcept = default;
+
+size_t ProfileStream::feed(std::string_view bytes) {
+    State& s = *s_;
+    size_t pos = 0;
+    if (!s.file_header_read) {
+        if (!s.read_file_header(bytes)) return 0;
+        pos = records::kFileHeaderSize;
+    }
+    while (pos < bytes.size()) {
+        const size_t rest = bytes.size() - pos;
+        if (rest < records::kRecordHeaderSize) break;
+        Decoder rh(bytes.data() + pos, records::kRecordHeaderSize, s.swap);
+        const uint32_t type = rh.u32();
+        const uint32_t length = rh.u32();
+        // The writer writes each record with one write(): a record that runs
+        // past the bytes there are is still being written, or the tail of a
+        // cut-short run.
+        if (length > rest - records::kRecordHeaderSize) break;
+        const uint64_t file_pos = s.consumed;  // where this record starts in the file
+        if (s.profile.end.present)
+            s.fail(fmt::format("{} record after END at byte {}", type_name(type), file_pos));
+        if (!s.have_header && type != records::kHeader)
+            s.fail(fmt::format("{} record (type {}) before HEADER at byte {}", type_name(type), type, file_pos));
+        s.read_record(type, bytes.data() + pos + records::kRecordHeaderSize, length, file_pos);
+        pos += records::kRecordHeaderSize + length;
+        s.consumed += records::kRecordHeaderSize + length;
+    }
+    return pos;
+}
+
+Profile ProfileStream::finish(size_t unconsumed) && {
+    State& s = *s_;
+    if (!s.file_header_read) {
+        if (unconsumed == 0) s.fail("empty file (not a profile)");
+        s.fail(fmt::format("truncated file header ({} of {} bytes)", unconsumed, records::kFileHeaderSize));
+    }
+    if (unconsumed > 0) {
+        if (!s.have_header) s.fail(fmt::format("truncated inside the HEADER record at byte {}", s.consumed));
+        s.profile.warnings.push_back(fmt::format("{}: truncated after {} complete intervals ({} bytes ignored)",
+                                                 s.name, s.profile.intervals.size(), unconsumed));
+        return std::move(s.profile);
+    }
+    if (!s.have_header) s.fail("HEADER record missing (no records after the file header)");
+    if (!s.profile.end.present)
+        s.profile.warnings.push_back(fmt::format(
+            "{}: no END record after {} intervals (the profiled program did not finish)", s.name,
+            s.profile.intervals.size()));
+    return std::move(s.profile);
+}
+
+const Profile& ProfileStream::profile() const { return s_->profile; }
+bool ProfileStream::has_header() const { return s_->have_header; }
+uint64_t ProfileStream::consumed() const { return s_->consumed; }
+
+std::vector<size_t> ProfileStream::take_changed() {
+    std::vector<size_t> out = std::move(s_->changed);
+    s_->changed.clear();
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+uint64_t ProfileStream::retract_end() {
+    State& s = *s_;
+    if (!s.profile.end.present) return s.consumed;
+    s.profile.end = ProfileEnd{};
+    s.consumed = s.end_at;
+    return s.consumed;
+}
+
+namespace {
 
 // Closes the descriptor however read_file leaves.
 struct Fd {
@@ -388,7 +470,9 @@ std::string_view read_file(const std::string& path) {
 }  // namespace
 
 Profile parse_profile(std::string_view bytes, const std::string& name) {
-    return Parser(bytes, name).run();
+    ProfileStream stream(name);
+    const size_t used = stream.feed(bytes);
+    return std::move(stream).finish(bytes.size() - used);
 }
 
 Profile read_profile(const std::string& path) { return parse_profile(read_file(path), path); }

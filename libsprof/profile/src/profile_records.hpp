@@ -29,10 +29,17 @@ enum Type : uint32_t {
     kReuseSamples = 9,
     kExactCurve = 10,
     kExactFunctions = 11,
-    // Source lines (minor 4)
-    kCodeLocations = 12,
-    kLineCells = 13,
+    // Locality detail (minor 5)
+    kReuseSamplesWide = 14,  // REUSE_SAMPLES with an entry size, entries with position and data object
+    kTenures = 15,
+    kDataObject = 16,
+    kExactInstructions = 17,
+    // Source lines (minor 6)
+    kCodeLocations = 18,
+    kLineCells = 19,
 };
+// The first minor version whose files may hold types 18 and 19.
+constexpr uint16_t kSourceLinesMinor = 6;
 
 // Fixed part of an INTERVAL record and of each cell in it (a LINE_CELLS
 // cell has the same layout, a location id in place of the function id).
@@ -48,6 +55,13 @@ constexpr size_t kCodeAddressSize = 4 + 8 + 4 + 4;
 // One sample of a REUSE_SAMPLES record: tid, window, distance, sample
 // (function, address), trigger (function, address), data address, size, flags.
 constexpr size_t kReuseSampleSize = 4 + 4 + 8 + (4 + 8) + (4 + 8) + 8 + 1 + 1;
+// The same in a REUSE_SAMPLES_WIDE entry, then position and data object.
+// Entries may be longer (fields a newer minor appends); readers skip the rest.
+constexpr size_t kWideSampleSize = kReuseSampleSize + 8 + 4;
+// A step of a TENURES entry: gap, accesses, bytes, chunks used.
+constexpr size_t kTenureStepSize = 8 + 4 + 8 + 8;
+// The fixed part of a TENURES entry: tid, position, how it ended, steps.
+constexpr size_t kTenureFixedSize = 4 + 8 + 1 + 1;
 // Flag bits of a reuse sample.
 constexpr uint8_t kSampleWrite = 1;
 constexpr uint8_t kTriggerWrite = 2;

@@ -175,11 +175,13 @@ void put_code(Encoder& e, const CodeRef& c) {
     e.u64(c.address);
 }
 
-void put_samples(Encoder& e, std::span<const ReuseSample> samples, uint32_t n_functions, const std::string& path) {
-    e.begin_record(records::kReuseSamples);
+void put_samples(Encoder& e, std::span<const ReuseSample> samples, const records::Known& known,
+                 const std::string& path) {
+    e.begin_record(records::kReuseSamplesWide);
     e.u32(static_cast<uint32_t>(samples.size()));
+    e.u32(static_cast<uint32_t>(records::kWideSampleSize));
     for (const ReuseSample& s : samples) {
-        check(records::sample_problem(s, n_functions), path, "REUSE_SAMPLES");
+        check(records::sample_problem(s, known), path, "REUSE_SAMPLES_WIDE");
         e.u32(s.tid);
         e.u32(s.window);
         e.u64(s.distance);
@@ -188,7 +190,42 @@ void put_samples(Encoder& e, std::span<const ReuseSample> samples, uint32_t n_fu
         e.u64(s.address);
         e.u8(s.size);
         e.u8((s.sample_write ? records::kSampleWrite : 0) | (s.trigger_write ? records::kTriggerWrite : 0));
+        e.u64(s.position);
+        e.u32(s.data);
     }
+    e.end_record();
+}
+
+void put_tenures(Encoder& e, std::span<const Tenure> tenures, const std::string& path) {
+    e.begin_record(records::kTenures);
+    e.u32(static_cast<uint32_t>(tenures.size()));
+    for (const Tenure& t : tenures) {
+        check(records::tenure_problem(t), path, "TENURES");
+        e.u32(t.tid);
+        e.u64(t.position);
+        e.u8(static_cast<uint8_t>(t.end));
+        e.u8(static_cast<uint8_t>(t.steps.size()));
+        for (const TenureStep& s : t.steps) {
+            e.u64(s.gap);
+            e.u32(s.accesses);
+            e.u64(s.bytes);
+            e.u64(s.used);
+        }
+    }
+    e.end_record();
+}
+
+void put_data_object(Encoder& e, const DataObject& o, const records::Known& known, const std::string& path) {
+    if (o.id != known.data)
+        fail(path, fmt::format("data object id {} out of order (expected {})", o.id, known.data));
+    check(records::data_object_problem(o, known), path, "DATA_OBJECT");
+    e.begin_record(records::kDataObject);
+    e.u32(o.id);
+    e.u8(static_cast<uint8_t>(o.kind));
+    e.u32(o.object);
+    put_code(e, o.site);
+    e.str(o.name);
+    e.u64(o.size);
     e.end_record();
 }
 
@@ -207,20 +244,26 @@ void put_curve(Encoder& e, const ExactCurve& c, const std::string& path) {
     e.u64(c.accesses);
     put_sizes(e, c.lines, c.lru_misses);
     put_sizes(e, c.random_lines, c.random_misses);
+    e.u32(static_cast<uint32_t>(c.detail_lines.size()));
+    for (uint64_t lines : c.detail_lines) e.u64(lines);
     e.end_record();
 }
 
-using CurveSizes = std::unordered_map<uint32_t, std::vector<uint64_t>>;  // tid → sizes of its exact curve
+using CurveSizes = std::unordered_map<uint32_t, ExactCurveShape>;  // tid → its exact curve's sizes
+
+const ExactCurveShape& curve_of(const CurveSizes& curve_sizes, uint32_t tid, const std::string& path, const char* record) {
+    auto sizes = curve_sizes.find(tid);
+    if (sizes == curve_sizes.end()) check(fmt::format("thread {} has no EXACT_CURVE before it", tid), path, record);
+    return sizes->second;
+}
 
 void put_functions(Encoder& e, std::span<const ExactFunction> fns, const CurveSizes& curve_sizes, uint32_t n_functions,
                    const std::string& path) {
     e.begin_record(records::kExactFunctions);
     e.u32(static_cast<uint32_t>(fns.size()));
     for (const ExactFunction& f : fns) {
-        auto sizes = curve_sizes.find(f.tid);
-        if (sizes == curve_sizes.end())
-            check(fmt::format("thread {} has no EXACT_CURVE before it", f.tid), path, "EXACT_FUNCTIONS");
-        check(records::function_problem(f, sizes->second.size(), n_functions), path, "EXACT_FUNCTIONS");
+        const ExactCurveShape& shape = curve_of(curve_sizes, f.tid, path, "EXACT_FUNCTIONS");
+        check(records::function_problem(f, shape.lines.size(), n_functions), path, "EXACT_FUNCTIONS");
         e.u32(f.tid);
         e.u32(f.function);
         e.u64(f.accesses);
@@ -230,13 +273,33 @@ void put_functions(Encoder& e, std::span<const ExactFunction> fns, const CurveSi
     e.end_record();
 }
 
+void put_instructions(Encoder& e, std::span<const ExactInstruction> instructions, const CurveSizes& curve_sizes,
+                      const records::Known& known, const std::string& path) {
+    e.begin_record(records::kExactInstructions);
+    e.u32(static_cast<uint32_t>(instructions.size()));
+    for (const ExactInstruction& i : instructions) {
+        const ExactCurveShape& shape = curve_of(curve_sizes, i.tid, path, "EXACT_INSTRUCTIONS");
+        check(records::instruction_problem(i, shape.detail.size(), known), path, "EXACT_INSTRUCTIONS");
+        e.u32(i.tid);
+        put_code(e, i.pc);
+        e.u8(i.write ? 1 : 0);
+        e.u64(i.accesses);
+        e.u32(static_cast<uint32_t>(i.at.size()));
+        for (const ExactUse& u : i.at) {
+            e.u64(u.misses);
+            e.u64(u.used_bytes);
+            e.u64(u.bytes);
+        }
+    }
+    e.end_record();
+}
+
 // A thread's curve may come in parts, all with the same sizes; `curve_sizes` learns them.
 void put_curve_part(Encoder& e, const ExactCurve& c, CurveSizes& curve_sizes, const std::string& path) {
-    auto known = curve_sizes.find(c.tid);
-    if (known != curve_sizes.end() && known->second != c.lines)
+    auto [known, first] = curve_sizes.try_emplace(c.tid, ExactCurveShape{c.lines, c.detail_lines});
+    if (!first && (known->second.lines != c.lines || known->second.detail != c.detail_lines))
         check(fmt::format("thread {}: a part with other cache sizes than its first", c.tid), path, "EXACT_CURVE");
     put_curve(e, c, path);
-    curve_sizes.emplace(c.tid, c.lines);
 }
 
 void put_end(Encoder& e, const ProfileEnd& end) {
@@ -265,6 +328,7 @@ void ProfileWriter::open(const std::string& path, const ProfileHeader& header) {
     n_events_ = header.events.size();
     n_objects_ = 0;
     n_functions_ = 0;
+    n_data_ = 0;
     locality_ = false;
     curve_sizes_.clear();
     n_strings_ = 0;
@@ -348,7 +412,22 @@ void ProfileWriter::add_locality_window(const LocalityWindow& w) {
 void ProfileWriter::add_reuse_samples(std::span<const ReuseSample> samples) {
     require_locality("add_reuse_samples");
     Encoder e = fresh_native(buffer_);
-    put_samples(e, samples, n_functions_, path_);
+    put_samples(e, samples, records::Known{n_objects_, n_functions_, n_data_}, path_);
+    write_buffer();
+}
+
+void ProfileWriter::add_data_object(const DataObject& object) {
+    require_locality("add_data_object");
+    Encoder e = fresh_native(buffer_);
+    put_data_object(e, object, records::Known{n_objects_, n_functions_, n_data_}, path_);
+    ++n_data_;
+    write_buffer();
+}
+
+void ProfileWriter::add_tenures(std::span<const Tenure> tenures) {
+    require_locality("add_tenures");
+    Encoder e = fresh_native(buffer_);
+    put_tenures(e, tenures, path_);
     write_buffer();
 }
 
@@ -363,6 +442,13 @@ void ProfileWriter::add_exact_functions(std::span<const ExactFunction> functions
     require_locality("add_exact_functions");
     Encoder e = fresh_native(buffer_);
     put_functions(e, functions, curve_sizes_, n_functions_, path_);
+    write_buffer();
+}
+
+void ProfileWriter::add_exact_instructions(std::span<const ExactInstruction> instructions) {
+    require_locality("add_exact_instructions");
+    Encoder e = fresh_native(buffer_);
+    put_instructions(e, instructions, curve_sizes_, records::Known{n_objects_, n_functions_, n_data_}, path_);
     write_buffer();
 }
 
@@ -427,10 +513,15 @@ std::string encode_profile(const Profile& profile, ByteOrder order) {
     if (loc.run.present) {
         put_locality_run(e, loc.run, name);
         for (const auto& w : loc.windows) put_window(e, w);
-        if (!loc.samples.empty()) put_samples(e, loc.samples, n_functions, name);
+        const auto n_data = static_cast<uint32_t>(loc.data.size());
+        for (uint32_t i = 0; i < n_data; ++i) put_data_object(e, loc.data[i], records::Known{n_objects, n_functions, i}, name);
+        const records::Known known{n_objects, n_functions, n_data};
+        if (!loc.samples.empty()) put_samples(e, loc.samples, known, name);
+        if (!loc.tenures.empty()) put_tenures(e, loc.tenures, name);
         CurveSizes curve_sizes;
         for (const auto& c : loc.exact) put_curve_part(e, c, curve_sizes, name);
         if (!loc.exact_functions.empty()) put_functions(e, loc.exact_functions, curve_sizes, n_functions, name);
+        if (!loc.exact_instructions.empty()) put_instructions(e, loc.exact_instructions, curve_sizes, known, name);
     }
     if (profile.end.present) put_end(e, profile.end);
     return out;

@@ -1,4 +1,4 @@
-// The source-line records of docs/FORMAT.md (format 1.4): CODE_LOCATIONS
+// The source-line records of docs/FORMAT.md (format 1.6): CODE_LOCATIONS
 // (strings, locations, address rows) and LINE_CELLS (per-interval cells
 // per location). One encoder and one decoder of each, and the checks that
 // the writer and the reader both apply, so the two cannot disagree.

@@ -104,7 +104,14 @@ public:
     // `sizes`: cache sizes in lines, ascending, e.g. cache_sizes_in_lines(64).
     explicit ExactLruCurve(std::vector<uint64_t> sizes, uint32_t slots = 1u << 16);
 
-    AccessDistances access(uint64_t line, uint64_t key);
+    struct Counted {
+        AccessDistances distances;
+        uint32_t row;  // the key's row: 0, 1, 2 … in the order keys first came
+    };
+    Counted access(uint64_t line, uint64_t key);
+    uint64_t key_of_row(uint32_t row) const { return row_keys_[row]; }
+    uint64_t accesses_of(uint32_t row) const;
+    size_t rows() const { return row_keys_.size(); }
 
     uint64_t accesses() const { return distances_.accesses(); }
     const std::vector<uint64_t>& sizes() const { return sizes_; }
@@ -175,6 +182,40 @@ private:
     std::vector<RandomReplacementCache> caches_;
 };
 
+// SIP's spatial and temporal use, exactly: in a fully associative LRU cache
+// of each size (lines), every miss brings its line in and starts a tenure
+// that lasts until the line's next miss. A tenure counts, like a sampled
+// one (profile.hpp, TenureStep), its first kTenureAccesses accesses: bytes
+// read or written and the chunks of the line touched. Charged to the row
+// (ExactLruCurve's key row) of the access that started it when it ends.
+class ExactTenures {
+public:
+    ExactTenures(std::vector<uint64_t> sizes, uint32_t line_size);
+
+    // An access by row `row` with LRU stack distance `stack` (kNoReuse: cold).
+    void access(uint64_t line, uint64_t stack, uint32_t row, uint64_t address, uint32_t size);
+    // The stream's use so far, every open tenure ended now: per row, one
+    // ExactUse per size (rows the LRU curve never saw have none).
+    std::vector<std::vector<ExactUse>> uses() const;
+    const std::vector<uint64_t>& sizes() const { return sizes_; }
+
+private:
+    struct Open {
+        uint32_t row = UINT32_MAX;  // UINT32_MAX: no tenure yet
+        uint32_t accesses = 0;
+        uint64_t bytes = 0;
+        uint64_t used = 0;
+    };
+    void close(const Open& t, size_t size, std::vector<std::vector<ExactUse>>& into) const;
+
+    std::vector<uint64_t> sizes_;
+    uint32_t line_size_;
+    uint32_t chunk_;
+    LineMap<uint32_t> first_open_;  // line → its tenures' index in opens_ (sizes_.size() of them)
+    std::vector<Open> opens_;
+    std::vector<std::vector<ExactUse>> closed_;  // per row, per size
+};
+
 // A set-associative LRU cache (sets × ways; the set of a line is line mod
 // sets), the kind cachegrind and real hardware simulate.
 class SetAssociativeLru {
@@ -194,22 +235,35 @@ private:
 };
 
 // Everything exact mode simulates for one thread: LRU at every grid size
-// (with per-key counts) and random replacement at a few.
+// (with per-key counts), random replacement at a few sizes, and the
+// tenures of LRU caches at the detail sizes.
 class ExactCache {
 public:
-    ExactCache(std::vector<uint64_t> lru_sizes, const std::vector<uint64_t>& random_sizes, uint64_t seed);
+    struct Sizes {
+        std::vector<uint64_t> lru, random, detail;  // in lines, each ascending
+    };
+    ExactCache(Sizes sizes, uint32_t line_size, uint64_t seed);
 
-    void access(uint64_t line, uint64_t key) {
-        lru_.access(line, key);
+    // An access by instruction `key` (its PC) of `size` bytes at `address`, within `line`.
+    void access(uint64_t line, uint64_t key, uint64_t address, uint32_t size, bool write) {
+        const ExactLruCurve::Counted c = lru_.access(line, key);
+        if (c.row >= writes_.size()) writes_.resize(c.row + 1, false);
+        if (write) writes_[c.row] = true;
+        tenures_.access(line, c.distances.stack, c.row, address, size);
         random_.access(line);
     }
 
     ExactCurve curve(uint32_t tid) const;
     const ExactLruCurve& lru() const { return lru_; }
+    // Per instruction (code_of maps a key to the profile's CodeRef): its
+    // accesses and the use of the tenures it started at each detail size.
+    std::vector<ExactInstruction> instructions(uint32_t tid, const std::function<CodeRef(uint64_t)>& code_of) const;
 
 private:
     ExactLruCurve lru_;
     RandomReplacementCurve random_;
+    ExactTenures tenures_;
+    std::vector<bool> writes_;  // per row: the instruction wrote
 };
 
 }  // namespace sprof

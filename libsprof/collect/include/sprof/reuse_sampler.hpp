@@ -13,6 +13,14 @@
 // with mmap), since it runs inside whatever the program was doing (its own
 // malloc, a signal handler).
 //
+// Tenures (SIP): a sample whose reuse is long enough to miss in a cache of
+// 1 KiB or more has its trigger bring the line in; from the trigger on the
+// sampler follows the line (profile.hpp, Tenure): each later access to it
+// ends a gap, and every gap longer than all before it closes a step with what
+// the line's tenure held until then. Following ends after kTenureAccesses
+// accesses, when the steps run out, when the line goes a whole window
+// untouched, or when the stream ends.
+//
 // Windows: the stream is cut into windows of `window_accesses` accesses;
 // a window (LocalityWindow) tells how many accesses and samples it had, the
 // denominators of StatCache's equation. A sample belongs to the window of
@@ -25,6 +33,7 @@
 #include <vector>
 
 #include "sprof/profile.hpp"
+#include "sprof/spsc_ring.hpp"
 
 namespace sprof {
 
@@ -60,6 +69,7 @@ struct Access {
     uint64_t pc = 0;    // the instruction (run-time address)
     uint32_t size = 0;  // bytes, within one line
     bool write = false;
+    uint64_t epoch = 0; // the process's allocation count when it happened (sample: to find its data object)
 };
 
 // A finished sample, code addresses as run-time PCs.
@@ -70,7 +80,50 @@ struct RawReuse {
     uint64_t address = 0;
     uint8_t size = 0;
     bool sample_write = false, trigger_write = false;
+    uint64_t position = 0;  // the sampled access's number in the stream
+    uint64_t epoch = 0;     // Access::epoch of the sampled access
 };
+
+// A line followed from a sample's trigger (profile.hpp, Tenure).
+struct RawTenure {
+    uint64_t position = 0;  // of the sample
+    TenureEnd end = TenureEnd::no_reuse;
+    uint8_t n_steps = 0;
+    TenureStep steps[kTenureSteps];
+};
+
+// A sample as it starts: what its data object is found from while the
+// allocations it may lie in are those of its moment (RawReuse comes only
+// when the line is next accessed, any time later).
+struct SampleStart {
+    uint64_t position = 0;
+    uint64_t address = 0;
+    uint64_t epoch = 0;
+};
+
+// What a drain hands over.
+struct SamplerOutput {
+    std::vector<RawReuse> samples;
+    std::vector<LocalityWindow> windows;
+    std::vector<RawTenure> tenures;
+    std::vector<SampleStart> starts;
+    void clear() {
+        samples.clear();
+        windows.clear();
+        tenures.clear();
+        starts.clear();
+    }
+};
+
+// The chunks of a line an access touches (TenureStep::used): bit i for bytes
+// [i·chunk, (i+1)·chunk) of the line, chunk = max(1, line size / 64).
+inline uint64_t chunks_touched(uint64_t address, uint32_t size, uint32_t line_size) {
+    const uint32_t chunk = line_size > 64 ? line_size / 64 : 1;
+    const uint64_t offset = address & (line_size - 1);
+    const uint64_t first = offset / chunk, last = (offset + (size ? size : 1) - 1) / chunk;
+    const uint64_t upto = last >= 63 ? ~uint64_t{0} : (uint64_t{2} << last) - 1;
+    return upto & ~((uint64_t{1} << first) - 1);
+}
 
 struct SamplerSettings {
     uint32_t line_size = 64;               // a power of two
@@ -98,34 +151,45 @@ public:
     // program at a high rate can fill it between two periodic drains).
     bool access(HotPath& h, uint64_t n, uint64_t line, const Access& a);
 
-    // Another thread: moves the samples and windows ended so far to the
-    // vectors (lock-free, one reader).
-    void drain(std::vector<RawReuse>& samples, std::vector<LocalityWindow>& windows);
+    // Another thread: moves the samples, windows and tenures ended so far
+    // to `out` (lock-free, one reader).
+    void drain(SamplerOutput& out);
 
     // The stream ended after `n` accesses with `unseen_words`: every open
-    // sample ends without reuse, the open window closes with what it has.
-    // Appends them after draining; the sampler then takes nothing more.
-    void finish(uint64_t n, uint64_t unseen_words, std::vector<RawReuse>& samples,
-                std::vector<LocalityWindow>& windows);
+    // sample ends without reuse, every followed line's tenure ends, the open
+    // window closes with what it has. Appends them after draining; the
+    // sampler then takes nothing more.
+    void finish(uint64_t n, uint64_t unseen_words, SamplerOutput& out);
 
-    size_t open_samples() const { return open_; }
-    // Samples and windows dropped because the reader fell a whole ring behind.
+    size_t open_samples() const { return open_ - following_; }
+    size_t followed_lines() const { return following_; }
+    // Samples, windows and tenures dropped because the reader fell a whole ring behind.
     uint64_t lost() const { return lost_.load(std::memory_order_relaxed); }
+    // Sample starts dropped so: those samples' data objects cannot be named.
+    uint64_t unnamed() const { return unnamed_.load(std::memory_order_relaxed); }
 
 private:
     struct Watch;
-    template <typename T> struct Ring;
+    struct Follow;
 
     uint64_t gap();
-    Watch* find(uint64_t line);
+    size_t home(uint64_t line) const;
     void erase(Watch* w);
     void insert(const Watch& w);
     void watch(uint64_t n, uint64_t line, const Access& a);
     void grow();
     void emit(const RawReuse& r);
+    // The watches of `line` see access n: samples end, followed lines step.
+    void reuse(uint64_t n, uint64_t line, const Access& a);
+    bool start_follow(Watch& w, uint64_t n, const Access& a);
+    bool step(Follow& f, uint64_t n, const Access& a);  // false: following ended (capped)
+    void end_follow(uint32_t index, TenureEnd how, uint64_t last_gap);
+    void age_followers(uint64_t n);
     void close_window(uint64_t n, uint64_t unseen_words);
 
     const uint32_t tid_;
+    const uint32_t line_size_;
+    const uint64_t follow_from_;  // reuse distance from which a trigger may miss in a cache of 1 KiB
     const uint64_t period_;
     const uint64_t window_accesses_;
     double gap_scale_;  // 1 / ln(1 − 1/period)
@@ -150,9 +214,19 @@ private:
     uint8_t* retired_filter_ = nullptr;  // replaced, unmapped once the fast path no longer sees it
     size_t retired_filter_size_ = 0;
 
-    Ring<RawReuse>* samples_;
-    Ring<LocalityWindow>* windows_;
+    // Followed lines: a pool of Follow slots (a watch holds its index + 1),
+    // free ones chained through Follow::position.
+    Follow* follows_ = nullptr;
+    size_t follow_capacity_ = 0;
+    uint32_t free_follow_ = 0;  // index + 1 of the first free slot; 0: none
+    size_t following_ = 0;
+
+    SpscRing<RawReuse>* samples_;
+    SpscRing<LocalityWindow>* windows_;
+    SpscRing<RawTenure>* tenures_;
+    SpscRing<SampleStart>* starts_;
     std::atomic<uint64_t> lost_{0};
+    std::atomic<uint64_t> unnamed_{0};
     bool finished_ = false;
     bool reader_called_ = false;  // since the ring last became half full
 };

@@ -53,6 +53,8 @@ public:
     // writer the records go to. writer() first writes the location rows not
     // yet written, so they precede every record that names their code.
     CodeRef code_ref(uint64_t pc);
+    // An object as the profile names it (its OBJECT record written on first use).
+    uint32_t object_id(const std::string& path);
     ProfileWriter& writer();
 
     AddressSpace& address_space() { return space_; }
@@ -68,7 +70,6 @@ private:
     // records made, on first sight).
     Code code_at(uint64_t pc);
     uint32_t function_id(const Resolved& r);
-    uint32_t object_id(const std::string& path);
     void flush(IntervalBuilder& b, uint64_t end_ns);
     ProfileEnd make_end(EndHow how, int value, uint64_t lost_samples) const;
     void load_address_space();

@@ -17,6 +17,7 @@ struct SymbolError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+// A function (or, in ObjectSymbols::data(), a static variable).
 struct FunctionRange {
     uint64_t start = 0, end = 0;  // link-time addresses [start, end)
     std::string name;             // mangled, as in the symbol table
@@ -34,7 +35,7 @@ public:
     // `functions` must be sorted by start and non-overlapping (as load() makes
     // them). Without segments the table cannot be placed in a mapping.
     ObjectSymbols(std::string path, std::vector<FunctionRange> functions,
-                  std::vector<LoadSegment> segments = {});
+                  std::vector<LoadSegment> segments = {}, std::vector<FunctionRange> data = {});
 
     // Reads the ELF file's function symbols. Throws SymbolError when the file
     // is not a readable ELF file; a file without symbols gives an empty table.
@@ -50,8 +51,13 @@ public:
     void set_source(std::string file) { source_ = std::move(file); }
     const std::vector<FunctionRange>& functions() const { return functions_; }
     const std::vector<LoadSegment>& segments() const { return segments_; }
+    // Static variables (STT_OBJECT symbols), sorted like functions(); empty
+    // for tables from a control file.
+    const std::vector<FunctionRange>& data() const { return data_; }
     // Index into functions() of the function containing link-time `addr`.
     std::optional<size_t> find(uint64_t addr) const;
+    // Index into data() of the variable containing link-time `addr`.
+    std::optional<size_t> find_data(uint64_t addr) const;
 
     // Link-time address of file offset `offset` (from the program headers), so
     // a mapping's bias is map_start − vaddr_of_offset(map_offset).
@@ -62,6 +68,7 @@ private:
     std::string source_;
     std::vector<FunctionRange> functions_;
     std::vector<LoadSegment> segments_;  // sorted by offset
+    std::vector<FunctionRange> data_;
 };
 
 // One executable mapping of a process.
@@ -71,9 +78,11 @@ struct Mapping {
     bool deleted = false;  // the file was removed or replaced since it was mapped
 };
 
-// Parses /proc/PID/maps (pid 0 = self): executable mappings only, sorted.
-// Throws SymbolError when the maps cannot be read (e.g. the process is gone).
-std::vector<Mapping> read_exec_mappings(pid_t pid);
+// Parses /proc/PID/maps (pid 0 = self), sorted: executable mappings only,
+// or all of them. Throws SymbolError when the maps cannot be read (e.g. the
+// process is gone).
+std::vector<Mapping> read_mappings(pid_t pid, bool executable_only);
+inline std::vector<Mapping> read_exec_mappings(pid_t pid) { return read_mappings(pid, true); }
 
 // The answer for one PC. The pointers stay valid as long as the AddressSpace.
 struct Resolved {
@@ -95,6 +104,15 @@ public:
     // Resolves a PC; when it is in no known mapping, refreshes once and retries.
     // Never throws: a process that is gone keeps the mappings last seen.
     Resolved resolve(uint64_t pc);
+    // The static variable at `address`, searched in the objects whose
+    // tables were read (those a resolved PC lay in: for a sampled access,
+    // the program's own code) — never a reason to read another table.
+    // Null object when none holds it.
+    struct Variable {
+        const std::string* object = nullptr;
+        const FunctionRange* symbol = nullptr;
+    };
+    Variable resolve_data(uint64_t address) const;
     // Adds a table computed elsewhere (control files), used instead of reading the ELF.
     void preload(ObjectSymbols table);
     // "PATH: why" for every object whose symbols could not be read (each once).

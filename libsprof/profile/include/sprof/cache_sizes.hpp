@@ -17,4 +17,16 @@ constexpr int kCacheSizesPerDoubling = 4;
 // without repeats; sizes below one line are left out.
 std::vector<uint64_t> cache_sizes_in_lines(uint32_t line_size);
 
+// Exact mode simulates LRU at every size of the grid, and a few sizes in
+// more detail: random replacement (what StatCache models) at an L1, an L2,
+// an LLC slice and a whole LLC; and per instruction the misses and tenures
+// of LRU caches (ExactInstruction) at those and a 1 MiB cache. Sampled
+// profiles are modelled at any size; these are where exact runs check them.
+constexpr uint64_t kRandomReplacementBytes[] = {32 << 10, 256 << 10, 2 << 20, 16 << 20};
+constexpr uint64_t kDetailCacheBytes[] = {32 << 10, 256 << 10, 1 << 20, 2 << 20, 16 << 20};
+
+// Those of a list above that hold at least one line, in lines.
+std::vector<uint64_t> random_sizes_in_lines(uint32_t line_size);
+std::vector<uint64_t> detail_sizes_in_lines(uint32_t line_size);
+
 }  // namespace sprof

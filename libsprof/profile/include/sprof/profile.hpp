@@ -15,8 +15,11 @@ constexpr uint16_t kFormatMajor = 1;
 // Minor 2: the HEADER ends with the process's place in a job (rank, ranks,
 // job id, launcher).
 // Minor 3: locality records (Profile::locality); older readers skip them.
-// Minor 4: source lines (Profile::lines, Interval::lines); older readers skip them.
-constexpr uint16_t kFormatMinor = 4;
+// Minor 5: locality detail — each reuse sample's position in its stream and
+// data object, tenures of the lines samples bring in, data objects, exact
+// counts per instruction (docs/FORMAT.md); older readers skip them.
+// Minor 6: source lines (Profile::lines, Interval::lines); older readers skip them.
+constexpr uint16_t kFormatMinor = 6;
 
 struct ProfileEvent {
     std::string name;
@@ -80,7 +83,7 @@ struct FunctionCell {
     std::vector<EventCell> events; // one per ProfileHeader::events
 };
 
-// The same sums per source location (format 1.4): the line cells of a
+// The same sums per source location (format 1.6): the line cells of a
 // function's locations add up to its FunctionCell.
 struct LineCell {
     uint32_t location = 0;         // CodeLocation id (SourceLines::locations)
@@ -124,6 +127,7 @@ struct ProfileEnd {
 
 constexpr uint64_t kNoReuse = UINT64_MAX;  // the sampled line was never accessed again
 constexpr uint32_t kNoFunction = 0xffffffffu;
+constexpr uint32_t kNoData = 0xffffffffu;      // a sample whose data object is not known
 
 // An instruction: the function holding it and its address. The address is
 // link-time (as in the object's symbol table) when the function is known,
@@ -165,6 +169,60 @@ struct ReuseSample {
     uint8_t size = 0;               // bytes accessed
     bool sample_write = false;
     bool trigger_write = false;
+    // Since 1.5 (0 and kNoData in older profiles):
+    uint64_t position = 0;          // the sampled access's number in its thread's stream (1, 2, 3 …)
+    uint32_t data = kNoData;        // the DataObject holding the sampled address
+};
+
+// The tenure of a cache line that a sample's trigger brought in (SIP's
+// spatial and temporal use). A trigger at reuse distance d misses in every
+// LRU cache smaller than the stack distance of its reuse; from the trigger on
+// the runtime follows its line: each later access of the thread to the line
+// ends a gap (accesses since the line's previous access, as a reuse
+// distance). In a cache of C lines the tenure lasts until the first gap
+// whose stack distance is ≥ C. A step is written for every gap longer than
+// all before it, with what the tenure held before that gap: the accesses to
+// the line from the trigger on, the bytes they read or wrote (repeats
+// counted) and which chunks of the line they touched (bit i: bytes
+// [i·chunk, (i+1)·chunk), chunk = max(1, line size / 64)).
+struct TenureStep {
+    uint64_t gap = 0;         // the gap that ends this state; kNoReuse: the line was not accessed again
+    uint32_t accesses = 0;    // ≥ 1: the trigger and the accesses after it, before the gap
+    uint64_t bytes = 0;       // bytes those accesses read or wrote
+    uint64_t used = 0;        // chunks touched (nonzero)
+};
+
+// How following a line ended: its last step says why the rest is not known.
+enum class TenureEnd : uint8_t {
+    no_reuse = 0,   // the thread ended without touching the line again (last gap kNoReuse)
+    aged = 1,       // not touched for a whole sampling window: the last gap is a lower bound
+    capped = 2,     // kTenureAccesses accesses or kTenureSteps steps followed; the tenure may go on
+};
+constexpr uint32_t kTenureAccesses = 32;  // accesses to a line followed at most (exact mode counts the same)
+constexpr uint32_t kTenureSteps = 16;     // steps a tenure has at most
+
+struct Tenure {
+    uint32_t tid = 0;
+    uint64_t position = 0;          // of the sample whose trigger started it (same thread)
+    TenureEnd end = TenureEnd::no_reuse;
+    std::vector<TenureStep> steps;  // gaps strictly ascending; at least one
+};
+
+// Where a sampled address lies: the data structure the views speak of.
+enum class DataKind : uint8_t {
+    heap = 0,         // a block of the allocation call at `site` (malloc & co., operator new)
+    static_data = 1,  // the static variable `name` of object `object` (ELF symbol), `size` bytes
+    stack = 2,        // a thread's stack
+    other = 3,        // any other mapping (`name`: its path or [anon]), or nothing known
+};
+
+struct DataObject {
+    uint32_t id = 0;                 // index in Locality::data
+    DataKind kind = DataKind::other;
+    uint32_t object = kNoObject;     // static_data: the ProfileObject holding it
+    CodeRef site;                    // heap: the allocation call
+    std::string name;                // static_data: symbol (mangled); other: mapping path
+    uint64_t size = 0;               // static_data: the symbol's size in bytes
 };
 
 // Exact mode: every access through an exact simulator, per thread. Misses
@@ -177,6 +235,7 @@ struct ExactCurve {
     std::vector<uint64_t> lru_misses;    // one per `lines`
     std::vector<uint64_t> random_lines;  // sizes simulated with random replacement
     std::vector<uint64_t> random_misses; // one per `random_lines`
+    std::vector<uint64_t> detail_lines;  // since 1.5: sizes of the per-instruction detail (ExactInstruction)
 };
 
 // Exact mode, per function: its accesses and its LRU misses at each size
@@ -188,15 +247,36 @@ struct ExactFunction {
     std::vector<uint64_t> lru_misses;
 };
 
+// Exact mode (1.5), per instruction at each size of its thread's
+// ExactCurve::detail_lines (LRU): its misses, which are the tenures it
+// started, and what those tenures used (as in TenureStep: at most
+// kTenureAccesses accesses of a tenure are counted).
+struct ExactUse {
+    uint64_t misses = 0;      // cold ones included
+    uint64_t used_bytes = 0;  // Σ over its tenures: bytes of the line touched (chunks × chunk size)
+    uint64_t bytes = 0;       // Σ over its tenures: bytes read or written, repeats counted
+};
+
+struct ExactInstruction {
+    uint32_t tid = 0;
+    CodeRef pc;
+    bool write = false;        // a store (or an atomic read-modify-write)
+    uint64_t accesses = 0;
+    std::vector<ExactUse> at;  // one per detail size
+};
+
 struct Locality {
     LocalityRun run;
     std::vector<LocalityWindow> windows;
     std::vector<ReuseSample> samples;
+    std::vector<Tenure> tenures;                 // sampled, 1.5
+    std::vector<DataObject> data;                // index == id, 1.5
     std::vector<ExactCurve> exact;
     std::vector<ExactFunction> exact_functions;
+    std::vector<ExactInstruction> exact_instructions;  // 1.5
 };
 
-// ---- Source lines (format 1.4): where sampled code is in the source ----
+// ---- Source lines (format 1.6): where sampled code is in the source ----
 // Strings (file paths, inlined functions' names) are kept once, in
 // SourceLines::strings, and named by index: a location costs its numbers.
 
@@ -243,7 +323,7 @@ struct Profile {
     std::vector<ProfileThread> threads;
     std::vector<Interval> intervals;          // in file order
     Locality locality;                        // empty unless built with sprof-cc
-    SourceLines lines;                        // empty before format 1.4
+    SourceLines lines;                        // empty before format 1.6
     ProfileEnd end;
     std::vector<std::string> warnings;        // e.g. "truncated tail: …"
 

@@ -19,6 +19,12 @@ struct ProfileError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+// The cache sizes a thread's exact records refer to: those of its first
+// EXACT_CURVE part.
+struct ExactCurveShape {
+    std::vector<uint64_t> lines, detail;
+};
+
 // Appends records as they become known. Each record is written with one
 // write() so a process killed at any moment leaves whole records behind.
 class ProfileWriter {
@@ -49,8 +55,13 @@ public:
     void add_locality_run(const LocalityRun& run);
     void add_locality_window(const LocalityWindow& w);
     void add_reuse_samples(std::span<const ReuseSample> samples);
+    // Data objects get ids 0, 1, 2 … in the order written, before the samples
+    // that refer to them; tenures come after the samples they follow.
+    void add_data_object(const DataObject& object);
+    void add_tenures(std::span<const Tenure> tenures);
     void add_exact_curve(const ExactCurve& c);
     void add_exact_functions(std::span<const ExactFunction> functions);
+    void add_exact_instructions(std::span<const ExactInstruction> instructions);
     void finish(const ProfileEnd& end);  // END record, then close
     // The END record, keeping the file open: for an exec, which may fail and
     // leave the program running. retract_end() then cuts the END off again
@@ -71,8 +82,9 @@ private:
     size_t n_events_ = 0;
     uint32_t n_objects_ = 0;
     uint32_t n_functions_ = 0;
+    uint32_t n_data_ = 0;
     bool locality_ = false;                             // LOCALITY written
-    std::unordered_map<uint32_t, std::vector<uint64_t>> curve_sizes_;  // tid → sizes of its exact curve
+    std::unordered_map<uint32_t, ExactCurveShape> curve_sizes_;  // tid → sizes of its exact curve
     uint32_t n_strings_ = 0;                  // source-line strings written so far
     std::vector<uint32_t> location_function_; // the function of every code location written
 };

@@ -1,0 +1,53 @@
+# sprof top on a terminal (tmux: send-keys, capture-pane) while sprof_lib
+# profiles the phases workload, which switches between functions at times it
+# writes down itself (CLOCK_MONOTONIC): every new phase must be the screen's
+# top function within two histogram intervals, and nothing but the phase
+# before may be on top until then. sprof top is started before the profile
+# exists (it waits), the program's end is told and sprof top exits 0 with
+# the last screen left on the terminal; its sparklines are checked against
+# the finished profile's time line; q quits.
+source "$(dirname "$0")/common.sh" "$1"
+command -v tmux > /dev/null || { echo "skipped: no tmux"; exit 77; }
+export TMUX_TMPDIR=$SCRATCH  # a server of this test's own
+tmux_() { tmux -L top -f /dev/null "$@"; }
+trap 'tmux_ kill-server 2> /dev/null || true; rm -rf "$SCRATCH"' EXIT
+
+wait_for_screen() {  # TEXT SECONDS
+    for _ in $(seq $((${2} * 20))); do
+        tmux_ capture-pane -p -t top | grep -q -- "$1" && return 0
+        sleep 0.05
+    done
+    fail "the screen never showed '$1': $(tmux_ capture-pane -p -t top)"
+}
+
+tmux_ new-session -d -s top -x 160 -y 40 \
+    "env LANG=C.UTF-8 '$BIN/sprof' top --wait 60 live.sprof; echo \$? > top.rc; sleep 600"
+wait_for_screen "waiting for live.sprof" 10
+python3 "$HERE/live_view.py" screen top top top.rc screens.txt &
+watcher=$!
+events=$(choose_events task-clock,page-faults task-clock,page-faults)
+"$BIN/sprof_lib" -e "$events" -o live.sprof "$WORK/phases" -r 2 -l 1.5 -o truth.txt -w wall.txt
+for _ in $(seq 200); do [ -s top.rc ] && break; sleep 0.05; done
+wait "$watcher"
+tmux_ capture-pane -p -t top > final.txt
+[ "$(cat top.rc)" = 0 ] || fail "sprof top exited $(cat top.rc): $(cat final.txt)"
+grep -q "phases (pid [0-9]*) ended: exit 0" final.txt || fail "the end is not told: $(cat final.txt)"
+"$BIN/sprof" --timeline --by-function --format csv live.sprof > timeline.csv
+python3 "$HERE/live_view.py" check wall.txt screens.txt timeline.csv "sprof_lib/screen" ||
+    fail "the screen did not follow the phases: $(cat wall.txt screens.txt)"
+python3 "$HERE/live_view.py" sparkline final.txt timeline.csv || fail "sparklines: $(cat final.txt)"
+pass "sprof top's screen showed each phase within two intervals and told the end"
+
+# q quits at once, while the program still runs.
+tmux_ kill-server
+rm -f top.rc
+tmux_ new-session -d -s top -x 160 -y 40 "'$BIN/sprof' top --wait 60 quit.sprof; echo \$? > top.rc; sleep 600"
+"$BIN/sprof_lib" -e "$events" -o quit.sprof "$WORK/phases" -r 2 -l 1.5 &
+program=$!
+wait_for_screen "interval 1:" 30
+tmux_ send-keys -t top q
+for _ in $(seq 40); do [ -s top.rc ] && break; sleep 0.05; done
+[ "$(cat top.rc 2> /dev/null)" = 0 ] || fail "q did not quit sprof top within 2 s"
+kill -0 "$program" 2> /dev/null || fail "the program ended before q could be tried"
+wait "$program"
+pass "q quits sprof top while the program runs"
