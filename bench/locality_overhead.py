@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Overhead of locality collection: a program built with sprof-cc, run on
-its own (its hooks are no-ops), under sprof_lib without --locality, and with
+its own (the inline fast path, never armed, and hooks that are no-ops),
+under sprof_lib without --locality, and with
 --locality at two rates and in exact mode, each as a ratio of CPU time to the
 same program built without instrumentation, measured side by side in the
 same round. Exact mode, two orders of magnitude slower, runs a smaller
@@ -39,7 +40,7 @@ def configs(bin_dir):
     lib = f"{bin_dir}/sprof_lib"
     events = ["-e", "task-clock", "-o", "run.sprof"]
     return [
-        ("instrumented, on its own (hooks are no-ops)", None),
+        ("instrumented, on its own (the fast path alone)", None),
         ("instrumented, sprof_lib without --locality", [lib] + events + ["--"]),
         ("instrumented, sprof_lib --locality (1 in 10^4, the default)", [lib] + events + ["--locality", "--"]),
         ("instrumented, sprof_lib --locality=100000", [lib] + events + ["--locality=100000", "--"]),

@@ -58,11 +58,21 @@ SELECT count(*) FROM t x JOIN t y ON x.a = y.a + 1 WHERE x.c > y.c;
 """)
 
 
+def _newer(path, than):
+    """Whether `path` exists and is newer than every existing file of `than`."""
+    if not os.path.exists(path):
+        return False
+    return all(os.path.getmtime(path) > os.path.getmtime(t) for t in than if os.path.exists(t))
+
+
 def _build_twice(bin_dir, out_dir, name, sources, flags, cwd):
-    """(plain, instrumented) binaries of `sources` compiled in `cwd`."""
+    """(plain, instrumented) binaries of `sources` compiled in `cwd`; the
+    instrumented one again whenever sprof-cc's specs or plugin changed."""
     plain, instrumented = f"{out_dir}/{name}_plain", f"{out_dir}/{name}"
-    for compiler, binary in (("cc", plain), (f"{bin_dir}/sprof-cc", instrumented)):
-        if not os.path.exists(binary):
+    build = os.path.dirname(bin_dir)
+    instrumentation = [f"{build}/share/sprof/sprof.specs", f"{build}/lib/sprof/sprof_access_plugin.so"]
+    for compiler, binary, inputs in (("cc", plain, []), (f"{bin_dir}/sprof-cc", instrumented, instrumentation)):
+        if not _newer(binary, inputs):
             _run([compiler, "-O2", "-g", *flags, *sources, "-o", binary + ".tmp", "-lm"], cwd=cwd)
             os.rename(binary + ".tmp", binary)
     return plain, instrumented

@@ -96,6 +96,11 @@ void every_report(const Dataset& d, std::ostream& out) {
                 o.inline_mode = mode;
                 expect_result_or_error("report_lines", [&] { report_lines(c); });
             }
+            expect_result_or_error("report_locality", [&] { report_locality(c); });
+            expect_result_or_error("report_misses", [&] { report_misses(c); });
+            expect_result_or_error("report_use", [&] { report_use(c); });
+            expect_result_or_error("report_data", [&] { report_data(c); });
+            expect_result_or_error("report_reuse_pairs", [&] { report_reuse_pairs(c); });
             if (format != Format::text) continue;  // the outputs below have one format
             expect_result_or_error("export_chrome_trace", [&] { export_chrome_trace(c); });
             expect_result_or_error("export_pprof", [&] { export_pprof(c); });

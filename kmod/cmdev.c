@@ -5,7 +5,11 @@
  * A session (one open file) counts N events of one task with the in-kernel
  * perf_event API but keeps only K of them live at a time. Each SAMPLE returns
  * the deltas of the live events since the previous SAMPLE and rotates the
- * live set round-robin: live set s = events {(s*K + j) mod N : j < K}.
+ * live set: live set s = events {(s*K + j) mod N : j < K}, s < P = N/gcd(N,K),
+ * visited round-robin, or (CMDEV_CONFIG_SHUFFLE) once per round of P samples
+ * in an order drawn afresh for each round from the caller's seed, as
+ * sprof's LiveSetScheduler does, so that no rhythm of the program can keep
+ * an event live in the same part of it.
  * The ioctl ABI is in include/uapi/cmdev.h and docs/KMOD.md.
  *
  * Who may count what follows perf_event_open(2) as far as the exported API
@@ -89,7 +93,11 @@ struct cmdev_session {
 	struct mutex lock;		/* serialises every operation on the session */
 	enum cmdev_state state;
 	u32 n_events, slots;
-	u32 step, period;		/* position in the round-robin schedule */
+	u32 step, period;		/* position in the round, the round's length P */
+	bool shuffle;			/* CMDEV_CONFIG_SHUFFLE */
+	u64 rng;			/* splitmix64 state of the shuffled orders */
+	u8 order[CMDEV_MAX_EVENTS];	/* this round's sets, in order */
+	u8 next_order[CMDEV_MAX_EVENTS];	/* the next round's, drawn ahead */
 	u32 live;			/* mask of the live events */
 	u32 attach_flags;
 	bool started;			/* counting has begun (at ATTACH, or at the exec) */
@@ -116,13 +124,53 @@ struct cmdev_session {
 static LIST_HEAD(cmdev_claims);
 static DEFINE_MUTEX(cmdev_claims_lock);
 
-static u32 cmdev_live_set(const struct cmdev_session *s, u32 step)
+static u32 cmdev_live_set(const struct cmdev_session *s, u32 set)
 {
 	u32 mask = 0, j;
 
 	for (j = 0; j < s->slots; j++)
-		mask |= BIT((step * s->slots + j) % s->n_events);
+		mask |= BIT((set * s->slots + j) % s->n_events);
 	return mask;
+}
+
+/* splitmix64 (Steele, Lea, Flood), as sprof's splitmix.hpp. */
+static u64 cmdev_splitmix64(u64 *state)
+{
+	u64 z = (*state += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* One round's order of the P sets: in turn, or a Fisher-Yates shuffle. */
+static void cmdev_draw_order(struct cmdev_session *s, u8 *order)
+{
+	u32 i, j;
+
+	for (i = 0; i < s->period; i++)
+		order[i] = i;
+	if (!s->shuffle)
+		return;
+	for (i = s->period; i > 1; i--) {
+		j = (u32)(cmdev_splitmix64(&s->rng) >> 32) % i;
+		swap(order[i - 1], order[j]);
+	}
+}
+
+/* The live set after the current one. */
+static u32 cmdev_next_set(const struct cmdev_session *s)
+{
+	return s->step + 1 < s->period ? s->order[s->step + 1] : s->next_order[0];
+}
+
+static void cmdev_advance(struct cmdev_session *s)
+{
+	if (++s->step < s->period)
+		return;
+	s->step = 0;
+	memcpy(s->order, s->next_order, s->period);
+	cmdev_draw_order(s, s->next_order);
 }
 
 /*
@@ -168,6 +216,7 @@ static int cmdev_version(void __user *uarg)
 		.max_events = CMDEV_MAX_EVENTS,
 		.event_flags = CMDEV_EV_FLAGS_ALL,
 		.attach_flags = CMDEV_ATTACH_FLAGS_ALL,
+		.config_flags = CMDEV_CONFIG_FLAGS_ALL,
 	};
 	u32 usize;
 	int err = cmdev_user_size(uarg, sizeof(v), &usize);
@@ -332,6 +381,8 @@ static int cmdev_configure(struct cmdev_session *s, const void __user *uarg)
 		return -E2BIG;
 	if (c.n_events == 0 || c.slots == 0 || c.slots > c.n_events)
 		return -EINVAL;
+	if (c.flags & ~CMDEV_CONFIG_FLAGS_ALL || c.reserved)
+		return -EINVAL;
 	if (c.event_size < sizeof(struct cmdev_event))
 		return -EINVAL;
 	if (c.event_size > CMDEV_MAX_STRUCT_SIZE)
@@ -351,6 +402,8 @@ static int cmdev_configure(struct cmdev_session *s, const void __user *uarg)
 	memcpy(s->events, events, c.n_events * sizeof(events[0]));
 	s->n_events = c.n_events;
 	s->slots = c.slots;
+	s->shuffle = c.flags & CMDEV_CONFIG_SHUFFLE;
+	s->rng = c.seed;
 	s->state = CMDEV_CONFIGURED;
 	return 0;
 }
@@ -572,7 +625,9 @@ static int cmdev_attach(struct cmdev_session *s, const void __user *uarg)
 		goto out_unlock;
 	s->step = 0;
 	s->period = s->n_events / gcd(s->n_events, s->slots);
-	s->live = cmdev_live_set(s, 0);
+	cmdev_draw_order(s, s->order);
+	cmdev_draw_order(s, s->next_order);
+	s->live = cmdev_live_set(s, s->order[0]);
 	s->seq = 0;
 	s->attach_flags = a.flags;
 	s->started = !(a.flags & CMDEV_ATTACH_ON_EXEC);
@@ -698,7 +753,7 @@ static int cmdev_sample(struct cmdev_session *s, void __user *uarg)
 		return cmdev_copy_out(uarg, usize, out, sizeof(*out));
 	}
 
-	next = exited ? s->live : cmdev_live_set(s, (s->step + 1) % s->period);
+	next = exited ? s->live : cmdev_live_set(s, cmdev_next_set(s));
 	out->live_mask = s->live;
 	out->next_mask = next;
 	clock = perf_event_read_value(s->clock, &enabled, &running);
@@ -727,7 +782,7 @@ static int cmdev_sample(struct cmdev_session *s, void __user *uarg)
 			perf_event_enable(s->counters[i]);
 
 	s->live = next;
-	s->step = (s->step + 1) % s->period;
+	cmdev_advance(s);
 	if (exited) {
 		out->flags |= CMDEV_SAMPLE_EXITED;
 		s->state = CMDEV_GONE;
@@ -782,7 +837,8 @@ static size_t cmdev_snapshot(struct cmdev_session *s, char *buf, size_t size)
 		       cmdev_state_names[s->state]);
 	if (s->state == CMDEV_NEW)
 		return n;
-	n += scnprintf(buf + n, size - n, "events %u slots %u\n", s->n_events, s->slots);
+	n += scnprintf(buf + n, size - n, "events %u slots %u rotation %s\n", s->n_events, s->slots,
+		       s->shuffle ? "shuffled" : "round-robin");
 	if (counting)
 		n += scnprintf(buf + n, size - n,
 			       "task %d inherit %d on_exec %d started %d\nsamples %llu live 0x%x task_ns %llu\n",

@@ -6,14 +6,57 @@
 
 namespace sprof::analyze {
 
-void Counts::add(const FunctionCell& c) { accumulate(*this, c); }
-void Counts::add(const LineCell& c) { accumulate(*this, c); }
-void Counts::add(const Counts& c) { accumulate(*this, c); }
+namespace {
+
+uint32_t whose(uint32_t mine, uint32_t theirs) {
+    if (theirs == Counts::kNone || mine == theirs) return mine;
+    return mine == Counts::kNone ? theirs : Counts::kSeveral;
+}
+
+// A total: its time is the threads' whole, exact (see EstimateBasis).
+Counts& as_total(Counts& c) {
+    c.function = Counts::kSeveral;
+    return c;
+}
+
+}  // namespace
+
+// Samples, time, entries and events by the one rule (estimator.hpp's
+// accumulate); the function whose cells they are beside.
+void Counts::add(const FunctionCell& c) {
+    accumulate(*this, c);
+    function = whose(function, c.function);
+}
+
+// A location's cell: its function's code, its entries unknown (a LINE_CELLS
+// record holds none, so a line's time error is unknown).
+void Counts::add(const LineCell& c, uint32_t of_function) {
+    accumulate(*this, c);
+    function = whose(function, of_function);
+}
+
+void Counts::add(const Counts& c) {
+    accumulate(*this, c);
+    function = whose(function, c.function);
+}
+
+EstimateBasis Counts::basis() const {
+    return {samples, time_ns, entries, function != kSeveral && function != kNone};
+}
 
 std::vector<std::optional<double>> estimate_events(const Counts& c, Estimator e) {
     std::vector<std::optional<double>> out;
     out.reserve(c.events.size());
-    for (const auto& cell : c.events) out.push_back(estimate(cell, c.time_ns, e));
+    const EstimateBasis b = c.basis();
+    for (const auto& cell : c.events) out.push_back(estimate(cell, b, e));
+    return out;
+}
+
+std::vector<std::optional<EstimateSpread>> estimate_spreads(const Counts& c, Estimator e) {
+    std::vector<std::optional<EstimateSpread>> out;
+    out.reserve(c.events.size());
+    const EstimateBasis b = c.basis();
+    for (const auto& cell : c.events) out.push_back(estimate_spread(cell, b, e));
     return out;
 }
 
@@ -59,7 +102,7 @@ Counts total(const Dataset& d, std::span<const uint32_t> intervals) {
     Counts t(d.events.size());
     for (uint32_t i : intervals)
         for (const FunctionCell& c : d.intervals[i].cells) t.add(c);
-    return t;
+    return as_total(t);
 }
 
 Counts total(const Dataset& d, std::span<const TimeRow> rows) {
@@ -67,13 +110,13 @@ Counts total(const Dataset& d, std::span<const TimeRow> rows) {
     for (const TimeRow& r : rows)
         for (uint32_t i : r.intervals)
             for (const FunctionCell& c : d.intervals[i].cells) t.add(c);
-    return t;
+    return as_total(t);
 }
 
 Counts total(const std::vector<Counts>& per_function, size_t n_events) {
     Counts t(n_events);
     for (const auto& c : per_function) t.add(c);
-    return t;
+    return as_total(t);
 }
 
 std::vector<uint32_t> ranked_functions(const Dataset& d, const std::vector<Counts>& per_function) {

@@ -14,22 +14,31 @@ namespace sprof::analyze {
 // Nanoseconds as seconds (divided, so 600 ms prints as 0.6, not 0.6000000000000001).
 inline double seconds(uint64_t ns) { return static_cast<double>(ns) / 1e9; }
 
-// Sums of samples, reference time and per-event cells.
+// Sums of samples, reference time, entries and per-event cells, of one
+// function or of several (see EstimateBasis).
 struct Counts {
     uint64_t samples = 0;
     uint64_t time_ns = 0;
+    uint64_t entries = 0;
     std::vector<EventCell> events;
+    // The function whose cells these are; kSeveral once several functions'
+    // were added (a total), kNone while empty.
+    static constexpr uint32_t kNone = UINT32_MAX, kSeveral = UINT32_MAX - 1;
+    uint32_t function = kNone;
 
     explicit Counts(size_t n_events = 0) : events(n_events) {}
     void add(const FunctionCell& c);
-    void add(const LineCell& c);
+    void add(const LineCell& c, uint32_t of_function);
     void add(const Counts& c);
     double seconds() const { return analyze::seconds(time_ns); }
+    EstimateBasis basis() const;
 };
 
 // The estimated count of every event over the counts' reference time;
 // nullopt = unknown.
 std::vector<std::optional<double>> estimate_events(const Counts& c, Estimator e);
+// The same with what each estimate's confidence interval is made of.
+std::vector<std::optional<EstimateSpread>> estimate_spreads(const Counts& c, Estimator e);
 
 // One row of a time line: the intervals of all threads and sources that have
 // the same sequence number (row k merges every thread's k-th interval).

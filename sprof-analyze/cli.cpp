@@ -62,6 +62,8 @@ const OptionSpec* find_spec(const std::string& name) {
         for (const auto& s : k.options)
             if (named(s)) return &s;
     }
+    for (const auto& g : group_options())
+        if (named(g.option)) return &g.option;
     return nullptr;
 }
 
@@ -102,9 +104,9 @@ void reject_unknown_options(const CLI::App& app) {
 std::string help_on(const std::vector<std::string>& names, const Options& o) {
     if (names.empty()) return o.report_given ? report_help(*find_report_kind(o.report)) : general_help();
     if (names.size() > 1) throw UsageError("help takes one report or output name, not " + std::to_string(names.size()));
-    const ReportKind* k = find_report_kind(names.front());
-    if (!k) throw UsageError("no report or output named '" + names.front() + "' (see sprof --help)");
-    return report_help(*k);
+    if (const ReportKind* k = find_report_kind(names.front())) return report_help(*k);
+    if (auto h = shared_option_help(names.front())) return *h;
+    throw UsageError("no report, output or option named '" + names.front() + "' (see sprof --help)");
 }
 
 // After the whole line: reports' own checks, then own options without their report.
@@ -115,6 +117,21 @@ void check_reports(const CLI::App& app, const Options& o) {
         for (const auto& s : k.options)
             if (!chosen(o, k) && app.get_option(long_name(s))->count() > 0)
                 throw UsageError(long_name(s) + " needs " + long_name(k.option));
+    for (const auto& g : group_options()) {
+        if (app.get_option(long_name(g.option))->count() == 0) continue;
+        std::vector<std::string> reports;
+        bool taken = false;
+        for (const auto& name : g.reports) {
+            const ReportKind& k = *find_report_kind(name);
+            taken |= chosen(o, k);
+            reports.push_back(long_name(k.option));
+        }
+        if (taken) continue;
+        std::string list;  // "--mrc, --misses or --use"
+        for (size_t i = 0; i < reports.size(); ++i)
+            list += (i == 0 ? "" : i + 1 == reports.size() ? " or " : ", ") + reports[i];
+        throw UsageError(long_name(g.option) + " needs " + list);
+    }
 }
 
 }  // namespace
@@ -136,6 +153,7 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
         }
         for (const auto& s : k.options) add(app, o, s);
     }
+    for (const auto& g : group_options()) add(app, o, g.option);
     std::vector<std::string> help_names;
     CLI::App* help = app.add_subcommand("help")->fallthrough();  // sprof help --phases
     help->add_option("NAME", help_names);

@@ -74,7 +74,7 @@ uint32_t DatasetMerger::function(size_t source, const Profile& p, uint32_t f, co
     const ProfileFunction& fn = p.functions[f];
     std::string object = fn.object == kNoObject ? std::string() : p.object_name(fn.object);
     auto [it, added] = function_ids_.try_emplace({object, fn.name}, static_cast<uint32_t>(d_.functions.size()));
-    if (added) d_.functions.push_back({display_name(fn, object), fn.name, object});
+    if (added) d_.functions.push_back({display_name(fn, object), fn.name, object, fn.start});
     return fmap[f] = it->second;
 }
 
@@ -140,6 +140,12 @@ Dataset merge_profiles(std::vector<Source> sources) {
                 if (ref->function != kNoFunction) ref->function = merger.function(si, p, ref->function, src.path, "reuse sample");
         for (ExactFunction& e : p.locality.exact_functions)
             e.function = merger.function(si, p, e.function, src.path, "exact function count");
+        for (ExactInstruction& e : p.locality.exact_instructions)
+            if (e.pc.function != kNoFunction)
+                e.pc.function = merger.function(si, p, e.pc.function, src.path, "exact instruction count");
+        for (DataObject& o : p.locality.data)
+            if (o.site.function != kNoFunction)
+                o.site.function = merger.function(si, p, o.site.function, src.path, "data object");
         // After every record that names code: the addresses a dataset's CodeRef can name.
         merger.add_code_lines(si, p, src.path);
         p.lines = {};

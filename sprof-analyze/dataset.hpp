@@ -23,6 +23,7 @@ struct FunctionInfo {
     std::string name;    // demangled; "[unknown] OBJECT" for a PC in no known function of OBJECT
     std::string symbol;  // as in the symbol table
     std::string object;  // full path ("" when unknown)
+    uint64_t start = 0;  // link-time address of its first byte (0 for the [unknown] bucket)
 };
 
 // Whether a user's NAME (--phases=func:NAME, --lines=func:NAME) names the

@@ -203,7 +203,7 @@ std::vector<std::pair<Place, Counts>> places(const Dataset& d, const std::vector
     for (uint32_t i = 0; i < d.intervals.size(); ++i) {
         const Interval& iv = d.intervals[i];
         if (iv.lines.empty()) without_lines.push_back(i);
-        for (const LineCell& c : iv.lines) by_location.try_emplace(c.location, n).first->second.add(c);
+        for (const LineCell& c : iv.lines) by_location.try_emplace(c.location, n).first->second.add(c, d.locations[c.location].function);
     }
     const auto per_function = by_function(d, without_lines);
     std::vector<std::vector<std::pair<Place, Counts>>> of_function(d.functions.size());

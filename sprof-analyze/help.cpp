@@ -1,5 +1,7 @@
 #include "help.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 namespace sprof::analyze {
@@ -59,9 +61,22 @@ std::string general_help() {
 std::string report_help(const ReportKind& k) {
     std::string own;
     for (const auto& s : k.options) own += option_line(s);
+    for (const auto& g : group_options())
+        if (std::find(g.reports.begin(), g.reports.end(), k.name) != g.reports.end()) own += option_line(g.option);
     return fmt::format("usage: sprof {}[OPTION...] PROFILE...\n{}: {}\n\n{}\n{}{}\nOptions of every report: sprof --help\n",
                        k.option.names.empty() ? "" : usage_of(k.option) + " ", k.name, k.option.help, k.details,
                        own.empty() ? "" : "\nIts own options:\n", own);
+}
+
+std::optional<std::string> shared_option_help(const std::string& name) {
+    for (const auto& s : shared_options())
+        if (!s.details.empty() && (long_name(s) == name || long_name(s) == "--" + name)) {
+            std::string summary = s.help;
+            std::replace(summary.begin(), summary.end(), '\n', ' ');
+            return fmt::format("usage: sprof [REPORT] {} [OPTION...] PROFILE...\n{}: {}\n\n{}\n", usage_of(s),
+                               long_name(s), summary, s.details);
+        }
+    return std::nullopt;
 }
 
 }  // namespace sprof::analyze

@@ -20,7 +20,7 @@ void put_rank(Table& t, int rank) {
 
 }  // namespace
 
-Table rank_table(const Dataset& d, const Imbalance& im, Estimator e) {
+Table rank_table(const Dataset& d, const Imbalance& im, Estimator e, bool ci) {
     Table t;
     t.add_column({Column::integer, "rank"});
     t.add_column({Column::text, "host"});
@@ -28,7 +28,7 @@ Table rank_table(const Dataset& d, const Imbalance& im, Estimator e) {
     t.add_column({Column::text, "complete"});
     t.add_column({Column::integer, "samples"});
     t.add_column({Column::fixed, "time_s", 3});
-    for (const auto& ev : d.events) t.add_column({Column::general, ev.name, 6});
+    add_event_columns(t, d, ci, {Column::general, "", 6});
     for (const RankSummary& r : im.ranks) {
         t.new_row();
         t.put(static_cast<uint64_t>(r.rank));
@@ -37,7 +37,7 @@ Table rank_table(const Dataset& d, const Imbalance& im, Estimator e) {
         t.put(std::string(r.complete ? "yes" : "no"));
         t.put(r.total.samples);
         t.put(r.total.seconds());
-        for (const auto& v : estimate_events(r.total, e)) t.put(v);
+        put_events(t, r.total, e, ci);
     }
     return t;
 }

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "aggregate.hpp"
+#include "reuse_pieces.hpp"
 #include "sprof/profile_io.hpp"
 
 namespace sprof::analyze {
@@ -26,6 +27,11 @@ void add_sampled(LocalityData& out, const Source& src, uint32_t source) {
         out.accesses += w.accesses;
         out.unseen_accesses += w.unseen_accesses;
     }
+
+    // The tenure each sample's trigger started: same thread, same position.
+    std::map<std::pair<uint32_t, uint64_t>, uint32_t> tenure_of;
+    for (size_t t = 0; t < loc.tenures.size(); ++t)
+        tenure_of.try_emplace({loc.tenures[t].tid, loc.tenures[t].position}, static_cast<uint32_t>(t));
 
     std::vector<size_t> order(loc.samples.size());
     std::iota(order.begin(), order.end(), size_t{0});
@@ -49,7 +55,7 @@ void add_sampled(LocalityData& out, const Source& src, uint32_t source) {
             throw ProfileError(fmt::format("{}: window {} of thread {} has reuse samples but no accesses", src.path,
                                            head.window, head.tid));
         if (out.streams.empty() || out.streams.back().source != source || out.streams.back().tid != head.tid)
-            out.streams.push_back({source, head.tid, {}, {}});
+            out.streams.push_back({source, head.tid, {}, {}, {}, {}});
         ReuseStream& stream = out.streams.back();
         const size_t count = end - i;
         stream.windows.push_back({accesses, stream.samples.size(), count});
@@ -58,8 +64,17 @@ void add_sampled(LocalityData& out, const Source& src, uint32_t source) {
             if (s.distance == 0)
                 throw ProfileError(fmt::format("{}: a reuse sample of thread {} has distance 0 (the trigger counts: "
                                                "the least distance is 1)", src.path, s.tid));
-            stream.samples.push_back({s.distance, s.position, static_cast<double>(accesses) / static_cast<double>(count),
-                                      s.sample.function, s.trigger.function});
+            StreamSample x{s.distance, s.position, static_cast<double>(accesses) / static_cast<double>(count),
+                           s.sample, s.trigger, static_cast<uint32_t>(order[i])};
+            if (s.position != 0) {
+                out.positions = true;
+                if (auto t = tenure_of.find({s.tid, s.position}); t != tenure_of.end() && s.distance != kNoReuse) {
+                    x.tenure = static_cast<uint32_t>(stream.tenures.size());
+                    stream.tenures.push_back(loc.tenures[t->second]);
+                    ++out.tenures;
+                }
+            }
+            stream.samples.push_back(x);
         }
         sampled_accesses += accesses;
         out.samples += count;
@@ -67,6 +82,36 @@ void add_sampled(LocalityData& out, const Source& src, uint32_t source) {
     uint64_t all = 0;
     for (const LocalityWindow& w : loc.windows) all += w.accesses;
     out.unsampled_accesses += all - sampled_accesses;
+}
+
+// The per-instruction counts of one source, added to those of every thread
+// (the same instruction in several threads or profiles is one row).
+void add_exact_instructions(ExactTotals& t, const Source& src) {
+    const Locality& loc = src.profile.locality;
+    for (const ExactCurve& c : loc.exact) {
+        if (c.detail_lines.empty()) continue;
+        if (t.detail_lines.empty()) t.detail_lines = c.detail_lines;
+        else if (c.detail_lines != t.detail_lines)
+            throw ProfileError(fmt::format("{}: the exact counts per instruction of thread {} are at other cache "
+                                           "sizes than the first thread's", src.path, c.tid));
+    }
+    std::map<std::pair<uint32_t, uint64_t>, size_t> at;  // instruction → its entry in t.instructions
+    for (size_t i = 0; i < t.instructions.size(); ++i) at[{t.instructions[i].pc.function, t.instructions[i].pc.address}] = i;
+    for (const ExactInstruction& e : loc.exact_instructions) {
+        if (e.at.size() != t.detail_lines.size())
+            throw ProfileError(fmt::format("{}: an instruction of thread {} is counted at {} sizes, not the {} "
+                                           "detail sizes", src.path, e.tid, e.at.size(), t.detail_lines.size()));
+        auto [it, added] = at.try_emplace({e.pc.function, e.pc.address}, t.instructions.size());
+        if (added) t.instructions.push_back({0, e.pc, false, 0, std::vector<ExactUse>(e.at.size())});
+        ExactInstruction& sum = t.instructions[it->second];
+        sum.write = sum.write || e.write;
+        sum.accesses += e.accesses;
+        for (size_t k = 0; k < e.at.size(); ++k) {
+            sum.at[k].misses += e.at[k].misses;
+            sum.at[k].used_bytes += e.at[k].used_bytes;
+            sum.at[k].bytes += e.at[k].bytes;
+        }
+    }
 }
 
 // The exact counts of one source, added to the totals of every thread.
@@ -92,6 +137,7 @@ void add_exact(LocalityData& out, const Source& src, bool& have_curve) {
         for (size_t k = 0; k < c.random_lines.size(); ++k) t.random_misses[k] += c.random_misses[k];
     }
     out.accesses = t.accesses;
+    add_exact_instructions(t, src);
     std::unordered_map<uint32_t, size_t> at;  // Dataset function → its entry in t.functions
     for (size_t i = 0; i < t.functions.size(); ++i) at[t.functions[i].function] = i;
     for (const ExactFunction& f : src.profile.locality.exact_functions) {
@@ -136,12 +182,23 @@ LocalityData locality_data(const Dataset& d) {
         else add_sampled(out, src, si);
     }
     if (!out.exact) out.threads = out.streams.size();
+    for (ReuseStream& s : out.streams) cut_into_pieces(s);
     if (!out.exact && out.samples == 0)
         throw ProfileError(fmt::format("{}: no reuse samples in {} accesses: sample more often "
                                        "(sprof_lib --locality=RATE)", d.sources.at(0).path, out.accesses));
     if (out.exact && !have_curve)
         throw ProfileError(d.sources.at(0).path + ": the exact locality run recorded no miss counts");
     return out;
+}
+
+void require_sampled(const Dataset& d, const LocalityData& l, const std::string& what, const std::string& view) {
+    if (l.exact)
+        throw ProfileError(fmt::format("{}: an exact run records no {}: {} needs a sampled run (sprof_lib --locality)",
+                                       d.sources.at(0).path, what, view));
+}
+
+const ReuseSample& sample_record(const Dataset& d, const ReuseStream& s, const StreamSample& x) {
+    return d.sources[s.source].profile.locality.samples[x.record];
 }
 
 std::vector<UnseenObject> uninstrumented_objects(const Dataset& d, const LocalityData& l, double min_share) {
@@ -151,8 +208,8 @@ std::vector<UnseenObject> uninstrumented_objects(const Dataset& d, const Localit
     };
     for (const ReuseStream& s : l.streams)
         for (const StreamSample& sample : s.samples) {
-            saw(sample.sample_function);
-            saw(sample.trigger_function);
+            saw(sample.sample.function);
+            saw(sample.trigger.function);
         }
     for (const ExactFunction& f : l.totals.functions)
         if (f.accesses) saw(f.function);

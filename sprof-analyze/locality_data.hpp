@@ -11,13 +11,19 @@
 
 namespace sprof::analyze {
 
+constexpr uint32_t kNoTenure = UINT32_MAX;
+
 // One reuse sample as the models read it.
 struct StreamSample {
     uint64_t distance = kNoReuse;  // accesses from the sample to the trigger, counting the trigger
     uint64_t position = 0;         // the sampled access's number in the stream (0: not recorded, before 1.5)
-    double weight = 0;             // accesses it stands for: its window's accesses / its window's samples
-    uint32_t sample_function = kNoFunction;   // Dataset::functions index
-    uint32_t trigger_function = kNoFunction;
+    // The accesses it stands for: its window's accesses / its window's
+    // samples, then each piece of the stream (reuse_pieces.hpp) holding the
+    // stream's weight in proportion to the accesses it spans.
+    double weight = 0;
+    CodeRef sample, trigger;       // functions are Dataset::functions indices
+    uint32_t record = 0;           // its ReuseSample: the source's Locality::samples[record]
+    uint32_t tenure = kNoTenure;   // the tenure its trigger started: ReuseStream::tenures[tenure]
 };
 
 // A sampling window with at least one sample.
@@ -31,11 +37,19 @@ struct ReuseStream {
     uint32_t tid = 0;
     std::vector<StreamWindow> windows;
     std::vector<StreamSample> samples;  // grouped by window; by distance within a window
+    std::vector<Tenure> tenures;        // those its samples' triggers started (sampled, format 1.5)
+    // Where the distribution of its reuse distances changes (reuse_pieces.hpp):
+    // the first access of each piece, ascending, the first 0; {0} for a
+    // stream without positions (before format 1.5).
+    std::vector<uint64_t> pieces;
 
     std::span<const StreamSample> samples_of(const StreamWindow& w) const {
         return std::span(samples).subspan(w.first, w.count);
     }
 };
+
+// A sample's own record (its data object, kinds of access, address).
+const ReuseSample& sample_record(const Dataset& d, const ReuseStream& s, const StreamSample& x);
 
 // Exact counts summed over every thread (each a private cache).
 struct ExactTotals {
@@ -43,6 +57,8 @@ struct ExactTotals {
     std::vector<uint64_t> lines, lru_misses;        // the sizes the exact run counted
     std::vector<uint64_t> random_lines, random_misses;
     std::vector<ExactFunction> functions;           // one per Dataset function with accesses; tid unused
+    std::vector<uint64_t> detail_lines;             // the sizes counted per instruction (format 1.5)
+    std::vector<ExactInstruction> instructions;     // one per instruction (CodeRef); tid unused
 };
 
 struct LocalityData {
@@ -55,6 +71,8 @@ struct LocalityData {
     uint64_t accesses = 0;             // instrumented accesses of every window (sampled) or thread (exact)
     uint64_t unsampled_accesses = 0;   // in windows without a sample: no part of the model
     uint64_t unseen_accesses = 0;      // not instrumented (libc's memcpy, memset, str*)
+    uint64_t tenures = 0;              // sampled: samples whose trigger's tenure was followed
+    bool positions = false;            // sampled: the samples have positions (format 1.5)
     ExactTotals totals;                // exact
 };
 
@@ -69,6 +87,10 @@ struct UnseenObject {
 
 // Such objects with at least `min_share` of the time, most time first.
 std::vector<UnseenObject> uninstrumented_objects(const Dataset& d, const LocalityData& l, double min_share = 0.05);
+
+// Throws ProfileError for exact records, which hold no samples: "PATH: an
+// exact run records no WHAT: VIEW needs a sampled run (sprof_lib --locality)".
+void require_sampled(const Dataset& d, const LocalityData& l, const std::string& what, const std::string& view);
 
 // Throws ProfileError with one line for a dataset whose locality records
 // the models cannot use: none at all, mixed line sizes or modes, samples of

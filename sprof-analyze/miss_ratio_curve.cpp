@@ -1,11 +1,10 @@
 #include "miss_ratio_curve.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
-#include <numeric>
 #include <random>
-#include <stdexcept>
-#include <unordered_map>
+#include <span>
 
 #include <fmt/format.h>
 
@@ -19,53 +18,40 @@ namespace sprof::analyze {
 namespace {
 
 constexpr double kZ95 = 1.959963984540054;  // two-sided 95 % quantile of the normal distribution
-constexpr uint32_t kNeverReused = UINT32_MAX;
 
-// One thread's samples for StatStack: its histogram and, per sample, the
-// index of its distance in it (kNeverReused: no reuse).
-struct LruStream {
-    ReuseHistogram histogram;
-    std::vector<uint32_t> group;
+// The sizes of a curve (in lines, ascending) and which of them a reuse of
+// expected stack distance S misses at: those ≤ S (a sample never reused:
+// all).
+class SizeGrid {
+public:
+    explicit SizeGrid(const std::vector<uint64_t>& sizes) : size_(sizes.begin(), sizes.end()) {}
+    size_t size() const { return size_.size(); }
+    // How many sizes are ≤ stack, by a binary search without branches (it
+    // runs for every sample of every bootstrap replicate).
+    size_t missed(double stack) const {
+        size_t k = 0;
+        for (size_t step = std::bit_floor(size_.size()); step > 0; step >>= 1)
+            if (k + step <= size_.size() && size_[k + step - 1] <= stack) k += step;
+        return k;
+    }
+
+private:
+    std::vector<double> size_;
 };
 
-LruStream lru_stream(const ReuseStream& s) {
-    LruStream out;
-    std::vector<uint32_t> order(s.samples.size());
-    std::iota(order.begin(), order.end(), 0u);
-    std::sort(order.begin(), order.end(),
-              [&](uint32_t a, uint32_t b) { return s.samples[a].distance < s.samples[b].distance; });
-    out.group.resize(s.samples.size());
-    ReuseHistogram& h = out.histogram;
-    for (uint32_t i : order) {
-        const StreamSample& x = s.samples[i];
-        if (x.distance == kNoReuse) {
-            h.no_reuse += x.weight;
-            out.group[i] = kNeverReused;
-            continue;
-        }
-        if (h.distance.empty() || h.distance.back() != x.distance) {
-            h.distance.push_back(x.distance);
-            h.weight.push_back(0);
-        }
-        h.weight.back() += x.weight;
-        out.group[i] = static_cast<uint32_t>(h.distance.size() - 1);
+// Adds the weight of each sample that misses to every size it misses at.
+void add_lru_misses(const ReuseStream& s, std::span<const double> stack, std::span<const double> weight,
+                    const SizeGrid& grid, std::vector<double>& misses) {
+    std::vector<double> up_to(grid.size() + 1, 0);  // weight missing at sizes [0, k)
+    for (size_t i = 0; i < s.samples.size(); ++i) {
+        if (weight[i] == 0) continue;
+        up_to[s.samples[i].distance == kNoReuse ? grid.size() : grid.missed(stack[i])] += weight[i];
     }
-    return out;
-}
-
-double total_weight(const ReuseHistogram& h) { return std::accumulate(h.weight.begin(), h.weight.end(), h.no_reuse); }
-
-// Miss ratios of the LRU model over all streams: missing weight / weight.
-std::vector<double> lru_ratios(const std::vector<ReuseHistogram>& histograms, const std::vector<uint64_t>& sizes) {
-    std::vector<double> misses(sizes.size(), 0);
-    double weight = 0;
-    for (const ReuseHistogram& h : histograms) {
-        const auto m = lru_miss_weights(h, expected_stack_distances(h), sizes);
-        for (size_t k = 0; k < sizes.size(); ++k) misses[k] += m[k];
-        weight += total_weight(h);
+    double running = 0;
+    for (size_t k = grid.size(); k-- > 0;) {
+        running += up_to[k + 1];
+        misses[k] += running;
     }
-    for (double& m : misses) m /= weight;
-    return misses;
 }
 
 // The q-quantile of sorted values, interpolated between neighbours.
@@ -78,33 +64,49 @@ double quantile(const std::vector<double>& sorted, double q) {
 
 MissRatioCurve sampled_lru_curve(const LocalityData& data, const std::vector<uint64_t>& sizes,
                                  const CurveParams& params) {
-    std::vector<LruStream> streams;
-    std::vector<ReuseHistogram> histograms;
+    const SizeGrid grid(sizes);
+    std::vector<StackDistanceModel> models;
+    std::vector<std::vector<double>> weights;  // per stream, per sample
+    std::vector<double> estimate(sizes.size(), 0);
+    double total = 0;
     for (const ReuseStream& s : data.streams) {
-        streams.push_back(lru_stream(s));
-        histograms.push_back(streams.back().histogram);
+        models.push_back(stack_model(s));
+        weights.emplace_back();
+        for (const StreamSample& x : s.samples) {
+            weights.back().push_back(x.weight);
+            total += x.weight;
+        }
+        add_lru_misses(s, models.back().sample_expected(), weights.back(), grid, estimate);
     }
-    const std::vector<double> estimate = lru_ratios(histograms, sizes);
+    for (double& m : estimate) m /= total;
 
-    // Bootstrap: every replicate draws each thread's samples anew, with
-    // replacement, and weighs each draw like the sample drawn.
+    // Bootstrap: every replicate draws each piece's samples anew, as many
+    // as it has, with replacement (a piece's accesses are known: its weight
+    // stays about the same), and weighs each draw like the sample drawn.
     std::mt19937_64 rng(params.seed);
+    const auto pick = [&rng](size_t n) {  // uniform in [0, n): the top bits of a 64-bit product
+        return static_cast<size_t>((static_cast<unsigned __int128>(rng()) * n) >> 64);
+    };
     std::vector<std::vector<double>> replicates(sizes.size());
     for (unsigned r = 0; r < params.replicates; ++r) {
-        for (size_t si = 0; si < streams.size(); ++si) {
+        std::vector<double> misses(sizes.size(), 0);
+        double drawn = 0;
+        for (size_t si = 0; si < models.size(); ++si) {
             const ReuseStream& s = data.streams[si];
-            ReuseHistogram& h = histograms[si];
-            std::fill(h.weight.begin(), h.weight.end(), 0.0);
-            h.no_reuse = 0;
-            std::uniform_int_distribution<size_t> pick(0, s.samples.size() - 1);
-            for (size_t n = 0; n < s.samples.size(); ++n) {
-                const size_t i = pick(rng);
-                const uint32_t g = streams[si].group[i];
-                (g == kNeverReused ? h.no_reuse : h.weight[g]) += s.samples[i].weight;
+            std::vector<double>& w = weights[si];
+            std::fill(w.begin(), w.end(), 0.0);
+            for (size_t k = 0; k < models[si].pieces(); ++k) {
+                const std::span<const uint32_t> piece = models[si].piece_samples(k);
+                for (size_t n = 0; n < piece.size(); ++n) {
+                    const uint32_t i = piece[pick(piece.size())];
+                    w[i] += s.samples[i].weight;
+                    drawn += s.samples[i].weight;
+                }
             }
+            models[si].reweight(w);
+            add_lru_misses(s, models[si].sample_expected(), w, grid, misses);
         }
-        const std::vector<double> ratios = lru_ratios(histograms, sizes);
-        for (size_t k = 0; k < sizes.size(); ++k) replicates[k].push_back(ratios[k]);
+        for (size_t k = 0; k < sizes.size(); ++k) replicates[k].push_back(misses[k] / drawn);
     }
 
     MissRatioCurve curve;
@@ -123,22 +125,43 @@ MissRatioCurve sampled_lru_curve(const LocalityData& data, const std::vector<uin
     return curve;
 }
 
+// A thread's footprint in lines for StatCache's fill (statcache.hpp): the
+// weight of its samples never reused, or one more than the largest E[S] of
+// its reuses if that is more.
+double footprint(const ReuseStream& s) {
+    const std::vector<double> stack = stack_model(s).sample_expected();
+    double never = 0, widest = 0;
+    for (size_t i = 0; i < s.samples.size(); ++i) {
+        if (s.samples[i].distance == kNoReuse) never += s.samples[i].weight;
+        else widest = std::fmax(widest, stack[i]);
+    }
+    return std::fmax(never, widest + 1);
+}
+
+double stream_accesses(const ReuseStream& s) {
+    double a = 0;
+    for (const StreamWindow& w : s.windows) a += static_cast<double>(w.accesses);
+    return a;
+}
+
 MissRatioCurve sampled_random_curve(const LocalityData& data, const std::vector<uint64_t>& sizes) {
     std::vector<double> ratio(sizes.size(), 0), variance(sizes.size(), 0);
     double accesses = 0;
-    for (const ReuseStream& s : data.streams)
-        for (const StreamWindow& w : s.windows) accesses += static_cast<double>(w.accesses);
-    for (const ReuseStream& s : data.streams)
+    for (const ReuseStream& s : data.streams) accesses += stream_accesses(s);
+    for (const ReuseStream& s : data.streams) {
+        const double lines = footprint(s), own = stream_accesses(s);
         for (const StreamWindow& w : solving_windows(s)) {
             const WindowReuses reuses = bucket_window(s.samples_of(w));
             const double share = static_cast<double>(w.accesses) / accesses;
             double r = 1;  // R falls as the cache grows: each size starts from the last one's root
             for (size_t k = 0; k < sizes.size(); ++k) {
-                r = solve_random_miss_ratio(reuses, sizes[k], r);
+                const CacheFill cache = cache_fill(sizes[k], lines, own);
+                r = solve_random_miss_ratio(reuses, cache, r);
                 ratio[k] += share * r;
-                variance[k] += share * share * random_miss_ratio_variance(reuses, sizes[k], r);
+                variance[k] += share * share * random_miss_ratio_variance(reuses, cache, r);
             }
         }
+    }
     MissRatioCurve curve;
     curve.band = "delta method per sampling window, 95 %";
     for (size_t k = 0; k < sizes.size(); ++k) {
@@ -162,54 +185,31 @@ MissRatioCurve exact_curve(const LocalityData& data, Policy policy) {
     return curve;
 }
 
-// The miss probability of every sample of a stream in a cache of `lines` lines.
+}  // namespace
+
+StackDistanceModel stack_model(const ReuseStream& s) { return StackDistanceModel(s); }
+
+bool lru_misses(const StackDistanceModel& m, uint64_t distance, uint64_t position, uint64_t lines) {
+    return distance == kNoReuse || m.expected(distance, position) >= static_cast<double>(lines);
+}
+
 std::vector<double> sample_miss_probabilities(const ReuseStream& s, Policy policy, uint64_t lines) {
     std::vector<double> p(s.samples.size(), 1.0);
     if (policy == Policy::lru) {
-        const StackDistanceModel model = stack_model(s);
+        const std::vector<double> stack = stack_model(s).sample_expected();
         for (size_t i = 0; i < p.size(); ++i)
-            if (const StreamSample& x = s.samples[i]; x.distance != kNoReuse)
-                p[i] = model.expected(x.distance, x.position) >= static_cast<double>(lines) ? 1 : 0;
+            if (s.samples[i].distance != kNoReuse) p[i] = stack[i] >= static_cast<double>(lines) ? 1 : 0;
         return p;
     }
+    const CacheFill cache = cache_fill(lines, footprint(s), stream_accesses(s));
     for (const StreamWindow& w : solving_windows(s)) {
-        const double r = solve_random_miss_ratio(bucket_window(s.samples_of(w)), lines);
+        const double e = eviction_ratio(solve_random_miss_ratio(bucket_window(s.samples_of(w)), cache), cache);
         for (size_t i = w.first; i < w.first + w.count; ++i)
             if (s.samples[i].distance != kNoReuse)
-                p[i] = random_miss_probability(static_cast<double>(s.samples[i].distance - 1), r, lines);
+                p[i] = random_miss_probability(static_cast<double>(s.samples[i].distance - 1), e, lines);
     }
     return p;
 }
-
-void sort_by_misses(FunctionMissTable& t) {
-    std::sort(t.functions.begin(), t.functions.end(), [](const FunctionMisses& a, const FunctionMisses& b) {
-        if (a.misses != b.misses) return a.misses > b.misses;
-        if (a.accesses != b.accesses) return a.accesses > b.accesses;
-        return a.function < b.function;
-    });
-}
-
-FunctionMissTable exact_function_misses(const LocalityData& data, Policy policy, uint64_t lines) {
-    const ExactTotals& t = data.totals;
-    if (policy != Policy::lru)
-        throw ProfileError("the exact run counted misses per function for LRU only: use --policy lru");
-    auto at = std::find(t.lines.begin(), t.lines.end(), lines);
-    if (at == t.lines.end())
-        throw std::invalid_argument(fmt::format("the exact run counted no cache of {} lines", lines));
-    const size_t k = static_cast<size_t>(at - t.lines.begin());
-    FunctionMissTable out;
-    out.lines = lines;
-    out.accesses = static_cast<double>(t.accesses);
-    out.misses = static_cast<double>(t.lru_misses[k]);
-    for (const ExactFunction& f : t.functions)
-        out.functions.push_back({f.function, static_cast<double>(f.accesses), static_cast<double>(f.lru_misses[k])});
-    sort_by_misses(out);
-    return out;
-}
-
-}  // namespace
-
-StackDistanceModel stack_model(const ReuseStream& s) { return StackDistanceModel(lru_stream(s).histogram); }
 
 const char* to_string(Policy p) { return p == Policy::lru ? "lru" : "random"; }
 
@@ -227,30 +227,6 @@ MissRatioCurve miss_ratio_curve(const LocalityData& data, const CurveParams& par
         return exact_curve(data, params.policy);
     }
     return params.policy == Policy::lru ? sampled_lru_curve(data, sizes, params) : sampled_random_curve(data, sizes);
-}
-
-FunctionMissTable function_misses(const LocalityData& data, Policy policy, uint64_t lines) {
-    if (data.exact) return exact_function_misses(data, policy, lines);
-    FunctionMissTable out;
-    out.lines = lines;
-    std::unordered_map<uint32_t, size_t> at;  // function → its entry
-    auto entry = [&](uint32_t f) -> FunctionMisses& {
-        auto [it, added] = at.try_emplace(f, out.functions.size());
-        if (added) out.functions.push_back({f, 0, 0});
-        return out.functions[it->second];
-    };
-    for (const ReuseStream& s : data.streams) {
-        const std::vector<double> p = sample_miss_probabilities(s, policy, lines);
-        for (size_t i = 0; i < p.size(); ++i) {
-            const StreamSample& x = s.samples[i];
-            entry(x.sample_function).accesses += x.weight;
-            entry(x.distance == kNoReuse ? x.sample_function : x.trigger_function).misses += x.weight * p[i];
-            out.accesses += x.weight;
-            out.misses += x.weight * p[i];
-        }
-    }
-    sort_by_misses(out);
-    return out;
 }
 
 }  // namespace sprof::analyze

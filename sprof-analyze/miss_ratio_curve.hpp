@@ -1,13 +1,14 @@
 // Miss-ratio curves and misses per function from a dataset's locality
 // records: the model behind `sprof --mrc` (its views are in report_mrc.cpp).
 //
-// Sampled profiles: LRU by StatStack (statstack.hpp) over each thread's
-// samples; random replacement by StatCache (statcache.hpp) per sampling
-// window. Threads and windows are combined weighted by their accesses.
+// Sampled profiles: LRU by the time-local StatStack (statstack.hpp) over
+// each thread's samples, cut into pieces (reuse_pieces.hpp); random
+// replacement by StatCache (statcache.hpp) per sampling window, with the
+// thread's cache filling before its misses evict. Threads and windows are combined weighted by their accesses.
 // Exact profiles: the exact simulator's counts, summed over threads.
 //
 // Confidence bands (95 %):
-// * LRU: bootstrap over samples — each thread's samples resampled with
+// * LRU: bootstrap over samples — each piece's samples resampled with
 //   replacement (fixed seed), the whole model run on every replicate,
 //   percentiles 2.5 and 97.5. It is cheap here (one pass per replicate) and
 //   also catches the noise of the stack-distance conversion, which a
@@ -53,31 +54,23 @@ struct MissRatioCurve {
 // policy.
 MissRatioCurve miss_ratio_curve(const LocalityData& data, const CurveParams& params);
 
-struct FunctionMisses {
-    uint32_t function = kNoFunction;  // Dataset::functions index
-    double accesses = 0;              // its accesses (estimated when sampled)
-    double misses = 0;                // misses at its accesses (estimated when sampled)
-};
-
-struct FunctionMissTable {
-    uint64_t lines = 0;
-    double accesses = 0, misses = 0;        // all functions
-    std::vector<FunctionMisses> functions;  // most misses first
-};
-
-// Misses per function in a cache of `lines` lines. A sampled reuse's miss
-// belongs to its trigger (the access that misses); a line never reused
-// stands for the cold miss of its first access, which is not observed and
-// is charged to the sampled access's function. Each sample stands for its
-// window's accesses / samples. An exact profile has counts at its own sizes
-// only (std::invalid_argument for another) and for LRU only (ProfileError).
-FunctionMissTable function_misses(const LocalityData& data, Policy policy, uint64_t lines);
-
 // The sizes a profile's curve is given at (see miss_ratio_curve).
 std::vector<uint64_t> curve_sizes(const LocalityData& data, Policy policy);
 
 // The LRU stack-distance model of one stream (StatStack), the one every
 // view converts reuse distances with.
 StackDistanceModel stack_model(const ReuseStream& s);
+
+// Whether a reuse `distance` accesses after access `position` misses in an
+// LRU cache of `lines` lines: its stack distance by the model is at least
+// `lines`. A distance of kNoReuse (never reused, or a followed line that was
+// not touched again) always misses. Every LRU question of the views —
+// sample, tenure gap, reuse pair — is asked here.
+bool lru_misses(const StackDistanceModel& m, uint64_t distance, uint64_t position, uint64_t lines);
+
+// The miss probability of every sample of a stream in a cache of `lines`
+// lines (LRU: 0 or 1; random replacement: StatCache's per window); a sample
+// never reused stands for the cold miss of its line's first access: 1.
+std::vector<double> sample_miss_probabilities(const ReuseStream& s, Policy policy, uint64_t lines);
 
 }  // namespace sprof::analyze

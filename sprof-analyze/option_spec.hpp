@@ -17,6 +17,7 @@ struct OptionSpec {
     int values = 0;        // how many values follow it; 0 for a flag
     std::string implicit{};  // non-empty: the value only as --name=VALUE, and this one without it
     std::string help{};      // one line; a '\n' continues it in the help column
+    std::string details{};   // a shared option's longer text, for `sprof help NAME`; "" = none
     // Takes its values into the options; `option` is the long name, for
     // messages. Null: nothing but being given.
     void (*set)(Options& o, const std::string& option, const OptionValues& values) = nullptr;

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "code_location.hpp"
 #include "dataset.hpp"
 #include "miss_ratio_curve.hpp"
 #include "phases.hpp"
@@ -31,6 +32,7 @@ struct Options {
     Estimator estimator = Estimator::coverage;
     InlineMode inline_mode = InlineMode::caller;  // --no-inline (default) or --inline
     bool inline_given = false;                    // one of the two was given
+    bool ci = false;  // --ci: a 95 % confidence interval beside every estimate
     Format format = Format::text;
     size_t top = 0;  // 0 = all
     std::vector<std::string> rates;
@@ -41,12 +43,15 @@ struct Options {
     double phase_threshold = 0.1;  // share of an interval's time that counts as running
     unsigned min_phase = 3;        // intervals
     std::string plot_file;
+    std::string html_dir;  // --html DIR
     std::string plot_rate;
     std::map<std::string, std::string> export_files;  // export format (--export KIND FILE) → its file
     std::string output;        // --calibrate's MACHINE.json
     std::string machine_file;  // --predict's MACHINE.json
     Policy policy = Policy::lru;  // --mrc's cache
-    uint64_t cache_bytes = 0;     // --mrc --cache SIZE: misses per function
+    std::vector<uint64_t> caches;  // --cache SIZE[,SIZE] in bytes; empty: not given
+    uint32_t line_size = 0;        // --line-size: the line size the locality views expect (0: the run's)
+    Granularity by = Granularity::line;  // --by: how the locality views group the code
     unsigned wait_s = 10;         // --follow: how long a profile may take to appear
 
     bool wants_output(const std::string& name) const;

@@ -30,31 +30,62 @@ double squared_distance(const std::vector<double>& a, const std::vector<double>&
     return s;
 }
 
+double weight_of(const Features& x, size_t first, size_t last) {
+    double w = 0;
+    for (size_t r = first; r < last; ++r) w += x.weight(r);
+    return w;
+}
+
+// The weighted mean of rows [first, last).
 std::vector<double> mean_of(const Features& x, size_t first, size_t last) {
     std::vector<double> m(x.dims, 0.0);
     for (size_t r = first; r < last; ++r)
-        for (size_t k = 0; k < x.dims; ++k) m[k] += x.at(r, k);
-    for (double& v : m) v /= static_cast<double>(last - first);
+        for (size_t k = 0; k < x.dims; ++k) m[k] += x.weight(r) * x.at(r, k);
+    const double w = weight_of(x, first, last);
+    if (w > 0)
+        for (double& v : m) v /= w;
     return m;
 }
 
-// Noise variance of the rows (summed over dimensions): half the mean squared
-// step between neighbours, leaving out the largest tenth of the steps (the
-// change points). A median would underestimate the few-dimensional,
-// skewed noise of sampled shares.
+// Noise variance of a full row (summed over dimensions) from the steps
+// between neighbours: a step between rows of weights a and b has a variance
+// of (1/a + 1/b) × that, so 2× for full rows. The largest tenth of the steps
+// is left out (the change points). A median would underestimate the
+// few-dimensional, skewed noise of sampled shares.
 double noise_variance(const Features& x) {
     if (x.rows < 2) return 0;
     std::vector<double> steps;
     for (size_t r = 1; r < x.rows; ++r) {
+        const double a = x.weight(r - 1), b = x.weight(r);
+        if (a <= 0 || b <= 0) continue;  // a row without time tells nothing of the noise
         double s = 0;
         for (size_t k = 0; k < x.dims; ++k) s += std::pow(x.at(r, k) - x.at(r - 1, k), 2);
-        steps.push_back(s);
+        steps.push_back(s / (1 / a + 1 / b) * 2);
     }
+    if (steps.empty()) return 0;
     std::sort(steps.begin(), steps.end());
     const size_t kept = std::max<size_t>(1, steps.size() * 9 / 10);
     double sum = 0;
     for (size_t i = 0; i < kept; ++i) sum += steps[i];
     return sum / static_cast<double>(kept) / 2;
+}
+
+// Each row's weight: its reference time against a full row's, the median
+// (rows of H samples, or of fixed length, are nearly all alike), at most 1.
+// The last row of a run holds what was left when the program ended — a
+// few samples, in its exit path — and, as a full row, its noise alone split
+// the last phase in two.
+std::vector<double> row_weights(const std::vector<uint64_t>& row_times) {
+    std::vector<uint64_t> sorted;
+    for (uint64_t t : row_times)
+        if (t > 0) sorted.push_back(t);
+    if (sorted.empty()) return std::vector<double>(row_times.size(), 1.0);
+    std::nth_element(sorted.begin(), sorted.begin() + sorted.size() / 2, sorted.end());
+    const double full = static_cast<double>(sorted[sorted.size() / 2]);
+    std::vector<double> w;
+    w.reserve(row_times.size());
+    for (uint64_t t : row_times) w.push_back(std::min(1.0, static_cast<double>(t) / full));
+    return w;
 }
 
 }  // namespace
@@ -65,24 +96,29 @@ std::vector<size_t> segment(const Features& x, size_t min_length, double penalty
     // No dimension: every cost is 0 and no boundary pays its penalty (and
     // PELT would prune nothing: rows² steps).
     if (n < 2 * min_length || dims == 0) return {};
-    // Prefix sums: the cost of rows [a, b) is Σ|x|² − |Σx|²/(b−a).
-    std::vector<double> sum((n + 1) * dims, 0.0), sumsq(n + 1, 0.0);
+    // Prefix sums: the cost of rows [a, b) with weights w is
+    // Σw|x|² − |Σwx|²/Σw, the weighted sum of squares around their weighted mean.
+    std::vector<double> sum((n + 1) * dims, 0.0), sumsq(n + 1, 0.0), weight(n + 1, 0.0);
     for (size_t r = 0; r < n; ++r) {
+        const double w = x.weight(r);
         double q = 0;
         for (size_t k = 0; k < dims; ++k) {
             double v = x.at(r, k);
-            sum[(r + 1) * dims + k] = sum[r * dims + k] + v;
+            sum[(r + 1) * dims + k] = sum[r * dims + k] + w * v;
             q += v * v;
         }
-        sumsq[r + 1] = sumsq[r] + q;
+        sumsq[r + 1] = sumsq[r] + w * q;
+        weight[r + 1] = weight[r] + w;
     }
     auto cost = [&](size_t a, size_t b) {
+        const double w = weight[b] - weight[a];
+        if (w <= 0) return 0.0;  // rows without time
         double s = 0;
         for (size_t k = 0; k < dims; ++k) {
             double t = sum[b * dims + k] - sum[a * dims + k];
             s += t * t;
         }
-        return sumsq[b] - sumsq[a] - s / static_cast<double>(b - a);
+        return sumsq[b] - sumsq[a] - s / w;
     };
     const double inf = std::numeric_limits<double>::infinity();
     std::vector<double> best(n + 1, inf);
@@ -124,23 +160,24 @@ namespace {
 constexpr size_t kMaxSegmentRows = 4096;
 
 // segment() with a bounded cost: boundaries fall on block starts. A
-// segment's sum of squares over rows is its rows' spread within their blocks
-// (the same for every segmentation) plus `block` × that of the block means,
-// so the block means are segmented with penalty / block.
+// segment's weighted sum of squares over rows is its rows' spread within
+// their blocks (the same for every segmentation) plus that of the blocks'
+// weighted means, each weighing its rows' total weight: the block means are
+// segmented with the same penalty.
 std::vector<size_t> bounded_segment(const Features& x, size_t min_length, double penalty) {
     if (x.rows <= kMaxSegmentRows) return segment(x, min_length, penalty);
     const size_t block = (x.rows + kMaxSegmentRows - 1) / kMaxSegmentRows;
     Features means;
     means.rows = (x.rows + block - 1) / block;
     means.dims = x.dims;
-    means.values.assign(means.rows * means.dims, 0.0);
+    means.values.reserve(means.rows * means.dims);
     for (size_t b = 0; b < means.rows; ++b) {
         const size_t first = b * block, last = std::min(x.rows, first + block);
-        for (size_t r = first; r < last; ++r)
-            for (size_t k = 0; k < x.dims; ++k) means.values[b * x.dims + k] += x.at(r, k);
-        for (size_t k = 0; k < x.dims; ++k) means.values[b * x.dims + k] /= static_cast<double>(last - first);
+        const auto m = mean_of(x, first, last);
+        means.values.insert(means.values.end(), m.begin(), m.end());
+        means.weights.push_back(weight_of(x, first, last));
     }
-    std::vector<size_t> bounds = segment(means, (min_length + block - 1) / block, penalty / static_cast<double>(block));
+    std::vector<size_t> bounds = segment(means, (min_length + block - 1) / block, penalty);
     for (size_t& b : bounds) b *= block;
     return bounds;
 }
@@ -152,6 +189,65 @@ std::string phase_label(size_t k) {
     for (++k; k > 0; k = (k - 1) / 26) s.insert(s.begin(), static_cast<char>('A' + (k - 1) % 26));
     return s;
 }
+
+namespace {
+
+// Rows fewer than a phase are no phase. A segment no longer than the minimum
+// phase length can owe its boundary to a row or two unlike their neighbours
+// — the program's start-up in the first interval, its exit in the last, a
+// row half in each of two phases at their boundary — and then differs from
+// the phase next to it by those rows alone. So segments are compared
+// without up to min_length − 1 of their rows: those least like the kind they
+// are compared with.
+
+// A kind of phase: the weighted mean of the rows that establish it, and
+// their weight.
+struct Kind {
+    std::vector<double> mean;
+    double weight;  // in full rows
+};
+
+double squared_distance(const Features& x, size_t r, const std::vector<double>& m) {
+    double d = 0;
+    for (size_t j = 0; j < x.dims; ++j) d += std::pow(x.at(r, j) - m[j], 2);
+    return d;
+}
+
+// Rows [first, last) without up to `drop` of the rows farthest from
+// `target`, as long as those kept hold a full row's weight (or all the
+// segment has): a kept row a tenth of an interval long — the exit at a
+// run's end — would be evidence of nothing, and any kind would be within
+// its noise.
+Kind without_farthest(const Features& x, size_t first, size_t last, size_t drop, const std::vector<double>& target) {
+    std::vector<std::pair<double, size_t>> by_distance;
+    for (size_t r = first; r < last; ++r) by_distance.push_back({squared_distance(x, r, target), r});
+    std::sort(by_distance.begin(), by_distance.end());
+    const double enough = std::min(1.0, weight_of(x, first, last));
+    double kept_weight = weight_of(x, first, last);
+    size_t kept = by_distance.size();
+    while (kept > 1 && by_distance.size() - kept < drop && kept_weight - x.weight(by_distance[kept - 1].second) >= enough)
+        kept_weight -= x.weight(by_distance[--kept].second);
+    Kind k{std::vector<double>(x.dims, 0.0), 0.0};
+    for (size_t i = 0; i < kept; ++i) {
+        const size_t r = by_distance[i].second;
+        for (size_t j = 0; j < x.dims; ++j) k.mean[j] += x.weight(r) * x.at(r, j);
+        k.weight += x.weight(r);
+    }
+    if (k.weight > 0)
+        for (double& v : k.mean) v /= k.weight;
+    return k;
+}
+
+// The kind a segment establishes: its mean without its min_length − 1 rows
+// least like the rest, dropped one by one (a first segment whose first row
+// is half start-up is the kind of its other rows).
+Kind kind_of(const Features& x, size_t first, size_t last, size_t min_length) {
+    Kind k{mean_of(x, first, last), weight_of(x, first, last)};
+    for (size_t n = 1; n < min_length && n < last - first; ++n) k = without_farthest(x, first, last, n, k.mean);
+    return k;
+}
+
+}  // namespace
 
 std::vector<Phase> auto_phases(const Features& x, size_t min_length) {
     if (x.rows == 0) return {};
@@ -166,23 +262,20 @@ std::vector<Phase> auto_phases(const Features& x, size_t min_length) {
     // A segment gets the label of an earlier kind of phase when a boundary
     // between the two would not pay for itself (their difference is within
     // the noise for their lengths), or when they differ too little to matter.
-    struct Kind {
-        std::vector<double> mean;
-        double length;
-    };
     std::vector<Phase> phases;
     std::vector<Kind> kinds;
     for (size_t i = 0; i + 1 < starts.size(); ++i) {
-        auto m = mean_of(x, starts[i], starts[i + 1]);
-        const double n = static_cast<double>(starts[i + 1] - starts[i]);
         size_t label = kinds.size();
         double nearest = std::numeric_limits<double>::infinity();
         for (size_t l = 0; l < kinds.size(); ++l) {
-            double dist = squared_distance(m, kinds[l].mean);
-            double same = std::max(kMinDistinct, penalty * (n + kinds[l].length) / (n * kinds[l].length));
+            // The segment, but for the rows least like this kind (see Kind).
+            const Kind k = without_farthest(x, starts[i], starts[i + 1], min_length - 1, kinds[l].mean);
+            if (k.weight <= 0) continue;  // rows without time
+            double dist = squared_distance(k.mean, kinds[l].mean);
+            double same = std::max(kMinDistinct, penalty * (k.weight + kinds[l].weight) / (k.weight * kinds[l].weight));
             if (dist < same && dist < nearest) nearest = dist, label = l;
         }
-        if (label == kinds.size()) kinds.push_back({m, n});
+        if (label == kinds.size()) kinds.push_back(kind_of(x, starts[i], starts[i + 1], min_length));
         std::string name = phase_label(label);
         if (!phases.empty() && phases.back().label == name) phases.back().last = starts[i + 1];
         else phases.push_back({starts[i], starts[i + 1], name});
@@ -227,10 +320,11 @@ Features row_features(const Dataset& d, const std::vector<TimeRow>& rows, const 
     x.rows = rows.size();
     x.dims = share_dims + rate_dims.size();
     x.values.assign(x.rows * x.dims, 0.0);
+    std::vector<uint64_t> row_times(rows.size(), 0);
     std::vector<double> last_known(rate_dims.size(), 0.0);
     for (size_t r = 0; r < rows.size(); ++r) {
         double* row = x.values.data() + r * x.dims;  // no dimension at all: no values, no element to index
-        uint64_t row_time = 0;
+        uint64_t& row_time = row_times[r];
         for (uint32_t i : rows[r].intervals)
             for (const FunctionCell& c : d.intervals[i].cells) {
                 // A function with no time overall has no dimension; without an
@@ -245,6 +339,7 @@ Features row_features(const Dataset& d, const std::vector<TimeRow>& rows, const 
             row[share_dims + j] = last_known[j];
         }
     }
+    x.weights = row_weights(row_times);
     for (size_t j = 0; j < rate_dims.size() && x.rows > 1; ++j) {
         const size_t k = share_dims + j;
         double mssd = 0;  // mean squared successive difference: 2 × noise variance

@@ -3,6 +3,9 @@
 //    plus normalised rates), found by penalised optimal segmentation (PELT)
 //    with a minimum phase length; phases whose mean vectors are close get
 //    the same label (A B A B), and neighbours with one label are one phase.
+//    A row weighs as much of a full interval as it holds: the last interval
+//    of a run, cut short by the exit, is a few samples and as noisy as few.
+//    One row unlike its neighbours is no phase of its own.
 //  * func:NAME: maximal runs of rows in which NAME keeps its running state
 //    (running = its share of the row's time is above a threshold).
 #pragma once
@@ -20,16 +23,22 @@ struct Phase {
     std::string label;
 };
 
-// Row-by-dimension feature matrix, stored row-major.
+// Row-by-dimension feature matrix, stored row-major, and each row's weight.
 struct Features {
     size_t rows = 0, dims = 0;
     std::vector<double> values;
+    // Per row, how many full intervals' reference time it holds (a row of
+    // the time line: at most 1; a block of rows: their sum): a row's sampled
+    // shares and rates have a noise variance of about (a full row's) / weight.
+    // Empty: every row weighs 1.
+    std::vector<double> weights;
     double at(size_t r, size_t d) const { return values[r * dims + d]; }
+    double weight(size_t r) const { return weights.empty() ? 1.0 : weights[r]; }
 };
 
 // Segment boundaries (row indices where a new segment starts, excluding 0)
-// minimising the within-segment sum of squares + `penalty` per segment, every
-// segment at least `min_length` rows long.
+// minimising the within-segment weighted sum of squares + `penalty` per
+// segment, every segment at least `min_length` rows long.
 std::vector<size_t> segment(const Features& x, size_t min_length, double penalty);
 
 // Automatic phases of a feature matrix (the parameters derived from its noise).

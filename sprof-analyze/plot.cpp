@@ -107,7 +107,8 @@ PlotData plot_data(const Context& c) {
 
 void write_plot(const Context& c) {
     if (c.options.report == "mrc")  // the miss-ratio curve, not a rate over time
-        return plot_mrc(c.data, {{c.options.policy}, c.options.cache_bytes, c.options.top, c.options.format},
+        return plot_mrc(c.data,
+                        {{c.options.policy}, c.options.caches, c.options.line_size, c.options.top, c.options.format},
                         c.options.plot_file);
     const Dataset& d = c.data;
     const PlotData p = plot_data(c);

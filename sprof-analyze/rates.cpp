@@ -105,4 +105,26 @@ std::vector<std::optional<double>> RateSet::evaluate(
     return out;
 }
 
+std::vector<std::optional<Bounds>> RateSet::intervals(
+    const Counts& c, const std::vector<std::optional<EstimateSpread>>& events) const {
+    // The variables as estimates: the events with their own errors, the
+    // time (exact but for the time's error, which every event shares) and
+    // the number of samples (exact).
+    std::vector<DerivedInput> inputs;
+    for (const auto& s : events)
+        inputs.push_back(s ? DerivedInput{s->value, s->sd_own, true} : DerivedInput{std::nullopt, std::nullopt, true});
+    inputs.resize(variables_.size() - 2);
+    inputs.push_back({c.seconds(), 0.0, true});
+    inputs.push_back({static_cast<double>(c.samples), 0.0, false});
+    const auto time_rel_sd = time_relative_sd(c.basis());
+    std::vector<std::optional<Bounds>> out;
+    out.reserve(rates_.size());
+    for (const auto& r : rates_) {
+        const auto used = r.expr.variables();
+        out.push_back(derived_interval([&](std::span<const std::optional<double>> v) { return r.expr.evaluate(v); },
+                                       inputs, used, time_rel_sd));
+    }
+    return out;
+}
+
 }  // namespace sprof::analyze

@@ -36,6 +36,10 @@ public:
     // Same, from event estimates already made for those counts.
     std::vector<std::optional<double>> evaluate(const Counts& c,
                                                 const std::vector<std::optional<double>>& events) const;
+    // The 95 % interval of every rate over the given counts, from the
+    // events' spreads (estimate_spreads of the same counts); nullopt = unknown.
+    std::vector<std::optional<Bounds>> intervals(const Counts& c,
+                                                 const std::vector<std::optional<EstimateSpread>>& events) const;
 
 private:
     void add(const std::string& name, const std::string& expression, const std::string& unit);

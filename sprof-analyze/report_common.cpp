@@ -6,6 +6,28 @@
 
 namespace sprof::analyze {
 
+namespace {
+
+// A column and, with confidence intervals, NAME_low and NAME_high after it.
+void add_estimated_column(Table& t, Column c, bool ci) {
+    t.add_column(c);
+    if (!ci) return;
+    const std::string name = c.name;
+    for (const char* bound : {"_low", "_high"}) {
+        c.name = name + bound;
+        t.add_column(c);
+    }
+}
+
+void put_estimated(Table& t, std::optional<double> v, std::optional<Bounds> b, bool ci) {
+    t.put(v);
+    if (!ci) return;
+    t.put(b ? std::optional<double>(b->low) : std::nullopt);
+    t.put(b ? std::optional<double>(b->high) : std::nullopt);
+}
+
+}  // namespace
+
 void add_function_columns(Table& t) {
     t.add_column({Column::text, "function"});
     t.add_column({Column::text, "object"});
@@ -22,15 +44,47 @@ void put_function(Table& t, const Dataset& d, uint32_t f, const Counts& counts, 
     t.put(all.time_ns ? std::optional<double>(100.0 * counts.time_ns / all.time_ns) : std::nullopt);
 }
 
-void add_event_and_rate_columns(Table& t, const Dataset& d, const RateSet& rates) {
-    for (const auto& e : d.events) t.add_column({Column::integer, e.name});
-    for (const auto& r : rates.rates()) t.add_column({Column::general, r.name, 4});
+void add_event_and_rate_columns(Table& t, const Dataset& d, const RateSet& rates, bool ci) {
+    add_event_columns(t, d, ci, {Column::integer, ""});
+    add_rate_columns(t, rates, ci);
 }
 
-void put_events_and_rates(Table& t, const Counts& counts, const RateSet& rates, Estimator e) {
-    auto events = estimate_events(counts, e);
-    for (const auto& v : events) t.put(v);
-    for (const auto& v : rates.evaluate(counts, events)) t.put(v);
+void add_event_columns(Table& t, const Dataset& d, bool ci, Column like) {
+    for (const auto& e : d.events) {
+        like.name = e.name;
+        add_estimated_column(t, like, ci);
+    }
+}
+
+void add_rate_columns(Table& t, const RateSet& rates, bool ci) {
+    for (const auto& r : rates.rates()) add_estimated_column(t, {Column::general, r.name, 4}, ci);
+}
+
+std::vector<std::optional<EstimateSpread>> put_events(Table& t, const Counts& counts, Estimator e, bool ci) {
+    const auto spreads = estimate_spreads(counts, e);
+    const auto time_rel_sd = time_relative_sd(counts.basis());
+    for (const auto& s : spreads)
+        put_estimated(t, s ? std::optional<double>(s->value) : std::nullopt,
+                      s && ci ? confidence_bounds(*s, time_rel_sd) : std::nullopt, ci);
+    return spreads;
+}
+
+void put_events_and_rates(Table& t, const Counts& counts, const RateSet& rates, Estimator e, bool ci) {
+    put_rates(t, counts, rates, put_events(t, counts, e, ci), ci);
+}
+
+void put_rates(Table& t, const Counts& counts, const RateSet& rates, Estimator e, bool ci) {
+    put_rates(t, counts, rates, estimate_spreads(counts, e), ci);
+}
+
+void put_rates(Table& t, const Counts& counts, const RateSet& rates,
+               const std::vector<std::optional<EstimateSpread>>& spreads, bool ci) {
+    std::vector<std::optional<double>> events;
+    for (const auto& s : spreads) events.push_back(s ? std::optional<double>(s->value) : std::nullopt);
+    const auto values = rates.evaluate(counts, events);
+    std::vector<std::optional<Bounds>> bounds(values.size());
+    if (ci) bounds = rates.intervals(counts, spreads);
+    for (size_t i = 0; i < values.size(); ++i) put_estimated(t, values[i], bounds[i], ci);
 }
 
 void write_heading(const Context& c, const Counts& all) {
@@ -45,11 +99,11 @@ Json totals_json(const Context& c, const Counts& all) {
     Table totals;
     totals.add_column({Column::integer, "samples"});
     totals.add_column({Column::fixed, "time_s", 3});
-    add_event_and_rate_columns(totals, c.data, c.rates);
+    add_event_and_rate_columns(totals, c.data, c.rates, c.options.ci);
     totals.new_row();
     totals.put(all.samples);
     totals.put(all.seconds());
-    put_events_and_rates(totals, all, c.rates, c.options.estimator);
+    put_events_and_rates(totals, all, c.rates, c.options.estimator, c.options.ci);
     return totals.to_json().at(0);
 }
 

@@ -12,12 +12,12 @@ void report_flat(const Context& c) {
 
     Table t;
     add_function_columns(t);
-    add_event_and_rate_columns(t, d, c.rates);
+    add_event_and_rate_columns(t, d, c.rates, c.options.ci);
     for (uint32_t f : ranked) {
         const Counts& fc = per_function[f];
         t.new_row();
         put_function(t, d, f, fc, all);
-        put_events_and_rates(t, fc, c.rates, c.options.estimator);
+        put_events_and_rates(t, fc, c.rates, c.options.estimator, c.options.ci);
     }
 
     if (c.options.format == Format::text) {

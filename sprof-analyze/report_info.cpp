@@ -63,6 +63,8 @@ Json info_json(const ProfileInfo& i) {
             {"hist_samples", h.hist_samples},
             {"hist_interval_ns", h.hist_interval_ns},
             {"slots", h.slots},
+            {"rotation", h.rotation},
+            {"rotation_seed", h.rotation == "shuffled" ? Json(h.rotation_seed) : Json(nullptr)},
             {"rank", h.rank >= 0 ? Json(h.rank) : Json(nullptr)},
             {"ranks", h.ranks ? Json(h.ranks) : Json(nullptr)},
             {"job_id", h.job_id},
@@ -98,6 +100,10 @@ void info_text(std::ostream& out, const ProfileInfo& i) {
     line("histogram", h.hist_samples ? fmt::format("{} samples per interval", h.hist_samples)
                                      : fmt::format("{} per interval", duration(h.hist_interval_ns)));
     line("slots", std::to_string(h.slots));
+    line("rotation", h.rotation == "shuffled"
+                         ? fmt::format("shuffled (each round of the live sets in a random order; seed {})",
+                                       h.rotation_seed)
+                         : h.rotation + " (the live sets in turn)");
     std::vector<std::string> events;
     for (size_t k = 0; k < h.events.size(); ++k) {
         const ProfileEvent& e = h.events[k];

@@ -3,7 +3,8 @@
 
 #include <algorithm>
 
-#include "byte_size.hpp"
+#include "cache_levels.hpp"
+#include "html_report.hpp"
 #include "calibrate.hpp"
 
 namespace sprof::analyze {
@@ -102,8 +103,10 @@ std::vector<ReportKind> make_report_kinds() {
                        }},
         .details = "auto: change points of the per-interval vectors (function time shares and\n"
                    "rates), no phase shorter than --min-phase intervals; recurring behaviour gets\n"
-                   "one label (A B A B). func:NAME: the runs in which function NAME keeps running\n"
-                   "or idle. Rates are the phase's momentary ones, over the whole phase.",
+                   "one label (A B A B). An interval counts with the share of a full one it holds\n"
+                   "(the last, cut short by the exit), and one interval unlike its neighbours is\n"
+                   "no phase. func:NAME: the runs in which function NAME keeps running or idle.\n"
+                   "Rates are the phase's momentary ones, over the whole phase.",
         .options = {{.names = "--phase-threshold",
                      .value = "F",
                      .values = 1,
@@ -133,10 +136,13 @@ std::vector<ReportKind> make_report_kinds() {
         .name = "mrc",
         .option = {.names = "--mrc", .help = "miss ratio per cache size, 1 KiB-1 GiB (sprof-cc programs)"},
         .details = "From the locality records of a program built with sprof-cc and run under\n"
-                   "sprof_lib --locality: LRU by StatStack, random replacement by StatCache, with\n"
-                   "a 95 % band (bootstrap / delta method); --locality=exact runs give the exact\n"
-                   "curve (low = high). CSV columns cache_bytes,miss_ratio,low,high. With --plot\n"
-                   "the curve is drawn on a log axis of bytes.",
+                   "sprof_lib --locality: LRU by StatStack (each phase converted with its own\n"
+                   "reuse distances), random replacement by StatCache (the cache filling before\n"
+                   "misses evict), with a 95 % band (bootstrap / delta method); --locality=exact\n"
+                   "runs give the exact curve (low = high). CSV columns\n"
+                   "cache_bytes,miss_ratio,low,high. With --plot the curve is drawn on a log axis\n"
+                   "of bytes. With --cache SIZE[,SIZE]: misses per function in those caches\n"
+                   "instead (an exact run: at the nearest sizes it counted).",
         .options = {{.names = "--policy",
                      .value = "lru|random",
                      .values = 1,
@@ -146,24 +152,73 @@ std::vector<ReportKind> make_report_kinds() {
                              if (v[0] == "lru") o.policy = Policy::lru;
                              else if (v[0] == "random") o.policy = Policy::random;
                              else throw UsageError("unknown policy '" + v[0] + "' (use lru or random)");
-                         }},
-                    {.names = "--cache",
-                     .value = "SIZE",
-                     .values = 1,
-                     .help = "misses per function in a cache of SIZE (e.g. 32K, 1M)",
-                     .set =
-                         [](Options& o, const std::string& opt, const OptionValues& v) {
-                             try {
-                                 o.cache_bytes = parse_byte_size(opt, v[0]);
-                             } catch (const std::invalid_argument& e) {
-                                 throw UsageError(e.what());
-                             }
                          }}},
         .check =
             [](const Options& o) {
                 if (!o.export_files.empty()) throw UsageError("--export does not apply to --mrc");
             },
         .run = report_locality,
+    });
+    const auto view_check = [](const Options& o) {
+        if (!o.export_files.empty() || !o.plot_file.empty())
+            throw UsageError("--plot and --export do not apply to the locality views");
+    };
+    kinds.push_back({
+        .name = "misses",
+        .option = {.names = "--misses", .help = "estimated misses per source line or function (sprof-cc programs)"},
+        .details = "Per location (--by), for each cache of --cache (default 32K,1M: two levels at\n"
+                   "once), most misses in the first cache first: the share of accesses, the miss\n"
+                   "ratio and the misses of a fully associative LRU cache. Sampled: each sample\n"
+                   "stands for its window's accesses / samples at its own location; a reuse that\n"
+                   "misses (StatStack) is a miss of its trigger's location; a line never reused\n"
+                   "is the cold miss of its sampled access. Exact runs: the simulator's counts per\n"
+                   "instruction, at its detail sizes (32K, 256K, 1M, 2M, 16M). CSV columns\n"
+                   "location,accesses_pct,miss_ratio,misses, then miss_ratio_SIZE,misses_SIZE of\n"
+                   "the other caches, then function,accesses,misses_pct….",
+        .check = view_check,
+        .run = report_misses,
+    });
+    kinds.push_back({
+        .name = "use",
+        .option = {.names = "--use", .help = "spatial and temporal use per statement, loads and stores"},
+        .details = "SIP's use of the lines each statement brings into the cache (its misses of one\n"
+                   "kind, load or store): spatial use = % of a line's bytes touched before it is\n"
+                   "evicted, temporal use = how often each used byte is touched again (the first\n"
+                   "touch not counted; at most 32 accesses of a line's stay are counted). Sampled:\n"
+                   "every sampled reuse that misses brings its line in; the runtime followed that\n"
+                   "line, and StatStack says at which of its gaps the cache evicts it. Exact runs:\n"
+                   "every tenure, at the detail sizes. CSV columns location,spatial_use,\n"
+                   "temporal_use,access,misses,tenures, then those of the other caches, function.",
+        .check = view_check,
+        .run = report_use,
+    });
+    kinds.push_back({
+        .name = "data",
+        .option = {.names = "--data", .help = "misses and use per data structure (heap by allocation site)"},
+        .details = "Per data structure — a static variable by its symbol, heap blocks by their\n"
+                   "allocation site (heap@SITE), a thread's stack, another mapping — for each cache:\n"
+                   "the share of accesses, miss ratio and misses, and the spatial and temporal use\n"
+                   "of the lines its reuses bring in (see --use). Sampled runs only. CSV columns\n"
+                   "data,kind,accesses_pct,miss_ratio,misses,spatial_use,temporal_use, then those\n"
+                   "of the other caches, accesses,size,object.",
+        .check = view_check,
+        .run = report_data,
+    });
+    kinds.push_back({
+        .name = "reuse-pairs",
+        .option = {.names = "--reuse-pairs", .help = "use → reuse location pairs that miss, and what to change"},
+        .details = "RDVIS (Beyls & D'Hollander): pairs of the location of a sampled access (use) and\n"
+                   "of the next access to its line (reuse), with their reuse-distance histograms.\n"
+                   "The pairs whose reuses miss in the first cache of --cache (capacity misses),\n"
+                   "heaviest first, as many as hold 90 % of those misses. For each: the code run\n"
+                   "between use and reuse (the thread's samples taken in between, at most 64 spans\n"
+                   "of 256 samples a pair); pairs clustered by the cosine similarity of that code,\n"
+                   "and a hint per cluster: fusion (the code between splits into two loops),\n"
+                   "tiling (one loop nest goes round), +layout (spatial use below 50 %). Sampled\n"
+                   "runs only. CSV columns use,reuse,share,hint, then cluster,misses,reuses,samples,\n"
+                   "spatial_use,use_spatial_use,distances,between.",
+        .check = view_check,
+        .run = report_reuse_pairs,
     });
     kinds.push_back({
         .name = "calibrate",
@@ -194,6 +249,28 @@ std::vector<ReportKind> make_report_kinds() {
                    "phases: measured and predicted seconds, and an error estimate (the prediction\n"
                    "times the fit's rms relative error).",
         .run_alone = predict_runtime,
+    });
+    kinds.push_back({
+        .name = "html",
+        .option = {.names = "--html",
+                   .value = "DIR",
+                   .values = 1,
+                   .help = "the locality views as a static site (DIR/index.html)",
+                   .set = [](Options& o, const std::string&, const OptionValues& v) { o.html_dir = v[0]; }},
+        .output = true,
+        .details = "One self-contained page that opens offline in any browser: an index of the\n"
+                   "source files (by misses) and the views; each source file with its lines\n"
+                   "coloured by estimated misses in the first cache of --cache and the heavy reuse\n"
+                   "pairs drawn as arrows from use to reuse (darker: more misses); a click on a\n"
+                   "line shows its misses, its statements' spatial and temporal use and its pairs,\n"
+                   "a click on an arrow the pair's reuse-distance histogram and the code run in\n"
+                   "between. Tables of lines and functions by misses, data structures, use and\n"
+                   "pairs, and the miss-ratio curve with its band. The numbers are those of\n"
+                   "--misses, --use, --data, --reuse-pairs and --mrc (their JSON is in the page); a\n"
+                   "view the profile cannot give is named with why. Source files are read when the\n"
+                   "report is made: one that moved is named on stderr and in the page.",
+        .check = view_check,
+        .run = write_html_report,
     });
     kinds.push_back({
         .name = "plot",
@@ -287,6 +364,50 @@ std::vector<ReportKind> make_report_kinds() {
 const std::vector<ReportKind>& report_kinds() {
     static const std::vector<ReportKind> kinds = make_report_kinds();
     return kinds;
+}
+
+namespace {
+
+// The value of a conversion that throws std::invalid_argument for a bad
+// one, which on the command line is a usage error.
+template <typename Convert>
+auto as_usage(Convert&& convert) {
+    try {
+        return convert();
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(e.what());
+    }
+}
+
+}  // namespace
+
+const std::vector<GroupOption>& group_options() {
+    static const std::vector<std::string> locality = {"mrc", "misses", "use", "data", "reuse-pairs", "html"};
+    static const std::vector<GroupOption> options = {
+        {{.names = "--cache",
+          .value = "SIZE[,SIZE]",
+          .values = 1,
+          .help = "caches to answer for (e.g. 32K,1M; the views' default);\n"
+                  "with --mrc: misses per function in them",
+          .set = [](Options& o, const std::string& opt,
+                    const OptionValues& v) { o.caches = as_usage([&] { return parse_cache_sizes(opt, v[0]); }); }},
+         locality},
+        {{.names = "--line-size",
+          .value = "N",
+          .values = 1,
+          .help = "the line size in bytes the report must be for (the run's)",
+          .set = [](Options& o, const std::string& opt,
+                    const OptionValues& v) { o.line_size = as_usage([&] { return parse_line_size(opt, v[0]); }); }},
+         locality},
+        {{.names = "--by",
+          .value = "function|line|instruction",
+          .values = 1,
+          .help = "what a location is (default line)",
+          .set = [](Options& o, const std::string& opt,
+                    const OptionValues& v) { o.by = as_usage([&] { return parse_granularity(opt, v[0]); }); }},
+         {"misses", "use", "data", "reuse-pairs", "html"}},
+    };
+    return options;
 }
 
 const ReportKind* find_report_kind(const std::string& name) {

@@ -28,6 +28,14 @@ struct ReportKind {
 
 // Reports first (the default one first), then outputs.
 const std::vector<ReportKind>& report_kinds();
+
+// An option that several reports take (the locality reports' --cache,
+// --line-size, --by): given without any of them, a usage error.
+struct GroupOption {
+    OptionSpec option;
+    std::vector<std::string> reports;  // names of the ReportKinds that take it
+};
+const std::vector<GroupOption>& group_options();
 // nullptr when there is none of that name.
 const ReportKind* find_report_kind(const std::string& name);
 // The names of the export formats, for messages: "chrome-trace, pprof or gecko".

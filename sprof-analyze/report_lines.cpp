@@ -15,7 +15,7 @@ void report_lines(const Context& c) {
     Table t;
     t.add_column({Column::text, "source"});
     add_function_columns(t);
-    add_event_and_rate_columns(t, d, c.rates);
+    add_event_and_rate_columns(t, d, c.rates, c.options.ci);
     // The full path and the line as numbers, for programs; text has them in `source`.
     const bool full = c.options.format != Format::text;
     if (full) {
@@ -29,7 +29,7 @@ void report_lines(const Context& c) {
         t.new_row();
         t.put(d.source_text(r.frame));
         put_function(t, d, r.function, r.counts, lp.total);
-        put_events_and_rates(t, r.counts, c.rates, c.options.estimator);
+        put_events_and_rates(t, r.counts, c.rates, c.options.estimator, c.options.ci);
         if (full) {
             t.put(d.file_path(r.frame));
             t.put_value(r.frame.line ? Value(uint64_t{r.frame.line}) : Value());

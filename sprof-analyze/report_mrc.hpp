@@ -1,11 +1,12 @@
 // sprof --mrc: the miss-ratio curve of a dataset's locality records as
 // text, CSV (cache_bytes,miss_ratio,low,high) or JSON, or drawn by gnuplot;
-// with a cache size, the misses per function in that cache. The numbers
+// with cache sizes, the misses per function in those caches. The numbers
 // come from miss_ratio_curve.hpp; these are only its views.
 #pragma once
 #include <cstdint>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "dataset.hpp"
 #include "miss_ratio_curve.hpp"
@@ -14,9 +15,10 @@
 namespace sprof::analyze {
 
 struct MrcParams {
-    CurveParams curve;          // policy and bootstrap
-    uint64_t cache_bytes = 0;   // > 0: misses per function in a cache of this size
-    size_t top = 0;             // per-function rows shown (0 = all)
+    CurveParams curve;               // policy and bootstrap
+    std::vector<uint64_t> caches{};  // bytes; given: misses per function in caches of these sizes
+    uint32_t line_size = 0;          // the line size expected (0: the run's)
+    size_t top = 0;                  // per-function rows shown (0 = all)
     Format format = Format::text;
 };
 

@@ -25,7 +25,7 @@ void add_phases(Table& t, const Dataset& d, const Context& c, std::optional<int>
         t.put(seconds(span.back().end_ns));
         t.put(uint64_t{p.last - p.first});
         t.put_value(ranked.empty() ? Value() : Value(d.functions[ranked.front()].name));
-        for (const auto& v : c.rates.evaluate(total(per_function, d.events.size()), c.options.estimator)) t.put(v);
+        put_rates(t, total(per_function, d.events.size()), c.rates, c.options.estimator, c.options.ci);
     }
 }
 
@@ -42,7 +42,7 @@ void report_phases(const Context& c) {
     t.add_column({Column::fixed, "end_s", 3});
     t.add_column({Column::integer, "intervals"});
     t.add_column({Column::text, "dominant_function"});
-    for (const auto& r : c.rates.rates()) t.add_column({Column::general, r.name, 4});
+    add_rate_columns(t, c.rates, c.options.ci);
     if (ranks.empty()) add_phases(t, d, c, std::nullopt);
     for (const RankSources& r : ranks) add_phases(t, subset(d, r.sources), c, r.rank);
     Json meta = {{"method", c.options.phases.function.empty() ? "auto" : "func:" + c.options.phases.function}};

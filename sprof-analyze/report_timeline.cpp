@@ -33,7 +33,7 @@ void report_timeline(const Context& c) {
     t.add_column({Column::integer, "samples"});
     t.add_column({Column::fixed, "time_s", 3});
     if (!c.options.by_function) t.add_column({Column::text, "top_function"});
-    add_event_and_rate_columns(t, d, c.rates);
+    add_event_and_rate_columns(t, d, c.rates, c.options.ci);
 
     for (const TimeRow& r : rows) {
         auto functions = occurring_functions(d, std::span<const uint32_t>(r.intervals));
@@ -44,7 +44,7 @@ void report_timeline(const Context& c) {
             t.put(all.samples);
             t.put(all.seconds());
             t.put_value(functions.empty() ? Value() : Value(d.functions[functions.front().function].name));
-            put_events_and_rates(t, all, c.rates, est);
+            put_events_and_rates(t, all, c.rates, est, c.options.ci);
             continue;
         }
         if (c.options.top > 0 && functions.size() > c.options.top) functions.resize(c.options.top);
@@ -55,7 +55,7 @@ void report_timeline(const Context& c) {
             t.put(object_basename(d.functions[f].object));
             t.put(counts.samples);
             t.put(counts.seconds());
-            put_events_and_rates(t, counts, c.rates, est);
+            put_events_and_rates(t, counts, c.rates, est, c.options.ci);
         }
     }
     write_table(c, t, "intervals");

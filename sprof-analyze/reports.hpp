@@ -30,6 +30,13 @@ void follow_profile(const Options& o, std::ostream& out);
 void report_phases(const Context& c);
 // The miss-ratio curve (report_mrc.hpp), as a report of the table.
 void report_locality(const Context& c);
+// The locality views (locality_views.hpp): misses per location, spatial
+// and temporal use per statement, misses and use per data structure, reuse
+// pairs (report_misses.cpp, report_use.cpp, report_data.cpp, report_reuse_pairs.cpp).
+void report_misses(const Context& c);
+void report_use(const Context& c);
+void report_data(const Context& c);
+void report_reuse_pairs(const Context& c);
 // A job's ranks side by side, and what holds it back (report_imbalance.cpp).
 void report_imbalance(const Context& c);
 // Workload vectors per function and phase as JSON (warp.cpp).
@@ -50,9 +57,20 @@ void add_function_columns(Table& t);
 void put_function(Table& t, const Dataset& d, uint32_t f, const Counts& counts, const Counts& all);
 
 // Columns shared by the reports: one per event (named exactly as the event),
-// then one per rate; and the matching values.
-void add_event_and_rate_columns(Table& t, const Dataset& d, const RateSet& rates);
-void put_events_and_rates(Table& t, const Counts& counts, const RateSet& rates, Estimator e);
+// then one per rate; and the matching values. With `ci` every estimated
+// column NAME is followed by NAME_low and NAME_high, its 95 % confidence
+// interval (unknown where the estimate or its spread is).
+void add_event_and_rate_columns(Table& t, const Dataset& d, const RateSet& rates, bool ci);
+void put_events_and_rates(Table& t, const Counts& counts, const RateSet& rates, Estimator e, bool ci);
+// The event columns alone, made like `like` (its kind and precision), and
+// their values; put_events returns what it put, for the rates.
+void add_event_columns(Table& t, const Dataset& d, bool ci, Column like);
+std::vector<std::optional<EstimateSpread>> put_events(Table& t, const Counts& counts, Estimator e, bool ci);
+// The rate columns alone, and their values.
+void add_rate_columns(Table& t, const RateSet& rates, bool ci);
+void put_rates(Table& t, const Counts& counts, const RateSet& rates, Estimator e, bool ci);
+void put_rates(Table& t, const Counts& counts, const RateSet& rates,
+               const std::vector<std::optional<EstimateSpread>>& spreads, bool ci);
 
 // A flat profile's first lines in text: program, profiles, samples, time,
 // estimator, and the rates' definitions.

@@ -43,6 +43,29 @@ const std::vector<OptionSpec>& shared_options() {
         {.names = "--no-inline",
          .help = "time in inlined code is the function's it was\ninlined into (default)",
          .set = [](Options& o, const std::string&, const OptionValues&) { set_inline(o, InlineMode::caller); }},
+        {.names = "--ci",
+         .help = "a 95 % confidence interval beside every estimate:\n"
+                 "NAME_low and NAME_high after each column NAME",
+         .details =
+             "Every estimated count and rate of every report (flat, --timeline, --phases,\n"
+             "--imbalance, --warp, sprof top's CSV) gets its 95 % confidence interval: in\n"
+             "text and CSV each estimated column NAME is followed by NAME_low and NAME_high,\n"
+             "JSON has the same keys. Unknown stays unknown ('-', an empty CSV field, null):\n"
+             "an unknown estimate, fewer than two live samples, or a profile that does not\n"
+             "hold the spread of its deltas (written before format 1.4).\n\n"
+             "An estimate is a rate times a function's sampled time, and has two errors:\n"
+             "* its own: which samples had the event live. The collectors rotate the live\n"
+             "  sets in a shuffled order, so the live samples are a random sample of the\n"
+             "  function's: the variance of a ratio estimator from the spread of the\n"
+             "  sampled deltas and the share of the time the event was live, never below\n"
+             "  what one unseen event allows. With every event live it is 0.\n"
+             "* the time's: which samples landed in the function. Each entry into a\n"
+             "  function moves its boundary by up to one sampling interval.\n"
+             "A rate combines the errors of what it reads (delta method): a rate per unit\n"
+             "of time keeps none of the time's. --estimator carry: the coverage estimate's\n"
+             "error plus the distance between the two estimates. How often the intervals\n"
+             "cover the truth is measured in bench/RESULTS.md (calibration).",
+         .set = [](Options& o, const std::string&, const OptionValues&) { o.ci = true; }},
         {.names = "--top",
          .value = "N",
          .values = 1,

@@ -60,7 +60,7 @@ LineProfile line_profile(const Dataset& d, const LineParams& p) {
         }
         for (const LineCell& c : iv.lines) {
             const SourceLocation& l = d.locations[c.location];
-            rows.at(d.shown_function(l, p.inline_mode), d.shown_frame(l, p.inline_mode)).add(c);
+            rows.at(d.shown_function(l, p.inline_mode), d.shown_frame(l, p.inline_mode)).add(c, l.function);
         }
     }
     out.rows = rows.take();

@@ -31,15 +31,15 @@ double log_spare(uint64_t lines) {
 double spared(double n, double log_q) { return n > 0 ? std::exp(n * log_q) : 1.0; }
 
 struct Equation {
-    double g = 0;      // the mean miss probability of the samples at R
-    double slope = 0;  // g'(R)
+    double g = 0;      // the mean miss probability of the samples at E
+    double slope = 0;  // g'(E)
 };
 
-Equation evaluate(const WindowReuses& w, double miss_ratio, double log_q) {
+Equation evaluate(const WindowReuses& w, double eviction_ratio, double log_q) {
     double sum = w.no_reuse, slope = 0;
     const bool one_line = std::isinf(log_q);  // g is a step at R = 0: slope 0 above it
     for (size_t b = 0; b < w.between.size(); ++b) {
-        const double s = spared(miss_ratio * w.between[b], log_q);
+        const double s = spared(eviction_ratio * w.between[b], log_q);
         sum += w.weight[b] * (1 - s);
         if (!one_line) slope -= w.weight[b] * w.between[b] * log_q * s;
     }
@@ -98,36 +98,58 @@ std::vector<StreamWindow> solving_windows(const ReuseStream& s) {
     return out;
 }
 
-double random_miss_probability(double between, double miss_ratio, uint64_t lines) {
-    return 1 - spared(miss_ratio * between, log_spare(lines));
+CacheFill cache_fill(uint64_t lines, double footprint, double accesses) {
+    if (footprint <= static_cast<double>(lines) || accesses <= 0) return {lines, 0, false};
+    return {lines, static_cast<double>(lines) / accesses, true};
 }
 
-double solve_random_miss_ratio(const WindowReuses& w, uint64_t lines, double start) {
+double eviction_ratio(double miss_ratio, const CacheFill& cache) {
+    return cache.fills ? std::fmax(miss_ratio - cache.fill, 0.0) : 0.0;
+}
+
+double random_miss_probability(double between, double eviction_ratio, uint64_t lines) {
+    return 1 - spared(eviction_ratio * between, log_spare(lines));
+}
+
+double solve_random_miss_ratio(const WindowReuses& w, const CacheFill& cache, double start) {
     if (w.total <= 0) return 0;
-    const double log_q = log_spare(lines);
-    double r = std::fmin(std::fmax(start, 0.0), 1.0);
+    const double cold = w.no_reuse / w.total;  // the root when no miss evicts
+    if (!cache.fills) return cold;
+    // In E = R − φ: the largest root of k(E) = g(E) − φ − E, concave, with k(1 − φ) ≤ 0.
+    const double log_q = log_spare(cache.lines), phi = cache.fill;
+    auto excess = [&](double e, double& descent) {
+        const Equation q = evaluate(w, e, log_q);
+        descent = 1 - q.slope;
+        return q.g - phi - e;
+    };
+    double descent = 0;
+    double e = std::fmin(std::fmax(start - phi, 0.0), 1.0);
+    if (excess(e, descent) > 0) e = std::fmax(1 - phi, 0.0);  // started below the root
     for (int i = 0; i < kMaxIterations; ++i) {
-        const Equation e = evaluate(w, r, log_q);
-        const double excess = e.g - r;       // < 0 above the root
-        const double descent = 1 - e.slope;  // > 0 above the root
-        if (excess >= 0 || descent <= 0) return r;  // at the root (up to rounding)
-        const double next = std::fmax(r + excess / descent, 0.0);
-        if (r - next < kTolerance) return next;
-        r = next;
+        const double k = excess(e, descent);  // < 0 above the root
+        if (k >= 0) return e + phi;           // at the root (up to rounding)
+        // k < 0 with k' ≥ 0, or a tangent that meets 0 below E = 0: by
+        // concavity no root at or below e, and none above it either.
+        if (descent <= 0) return cold;
+        const double next = e + k / descent;
+        if (next < 0) return cold;
+        if (e - next < kTolerance) return next + phi;
+        e = next;
     }
-    return r;
+    return e + phi;
 }
 
-double random_miss_ratio_variance(const WindowReuses& w, uint64_t lines, double miss_ratio) {
+double random_miss_ratio_variance(const WindowReuses& w, const CacheFill& cache, double miss_ratio) {
     if (w.samples < 2) return 0;  // one sample: no spread to measure
-    const double log_q = log_spare(lines);
+    const double log_q = log_spare(cache.lines), e = eviction_ratio(miss_ratio, cache);
     double squares = w.no_reuse2 * (1 - miss_ratio) * (1 - miss_ratio);
     for (size_t b = 0; b < w.between.size(); ++b) {
-        const double m = 1 - spared(miss_ratio * w.between[b], log_q);
+        const double m = 1 - spared(e * w.between[b], log_q);
         squares += w.weight2[b] * (m - miss_ratio) * (m - miss_ratio);
     }
     if (squares == 0) return 0;
-    const double descent = 1 - evaluate(w, miss_ratio, log_q).slope;
+    // dE/dR is 1 while misses evict, 0 where none does.
+    const double descent = cache.fills && miss_ratio > cache.fill ? 1 - evaluate(w, e, log_q).slope : 1;
     if (descent <= 0) return std::numeric_limits<double>::infinity();
     const double n = static_cast<double>(w.samples);
     return squares / (w.total * w.total) / (descent * descent) * n / (n - 1);

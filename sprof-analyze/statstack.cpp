@@ -1,70 +1,100 @@
 #include "statstack.hpp"
 
 #include <algorithm>
+#include <limits>
 
 namespace sprof::analyze {
 
-namespace {
-
-// from[j] = weight of the samples at distance j or beyond (no reuse included);
-// from[n] = the weight never reused.
-std::vector<double> weight_from(const ReuseHistogram& h) {
-    const size_t n = h.distance.size();
-    std::vector<double> from(n + 1, h.no_reuse);
-    for (size_t j = n; j-- > 0;) from[j] = from[j + 1] + h.weight[j];
-    return from;
-}
-
-}  // namespace
-
-std::vector<double> expected_stack_distances(const ReuseHistogram& h) {
-    const size_t n = h.distance.size();
-    std::vector<double> stack(n);
-    if (n == 0) return stack;
-    const std::vector<double> from = weight_from(h);
-    const double total = from[0];
-    // P(D > k) is a step function: 1 below the first distance d_0, and
-    // from[j + 1] / total from d_j up to d_{j+1} − 1. Sum it step by step.
-    double sum = static_cast<double>(h.distance[0] - 1);  // k = 0 … d_0 − 2
-    stack[0] = sum;
-    for (size_t j = 0; j + 1 < n; ++j) {
-        // k = d_j − 1, where P(D > k) = P(D ≥ d_j); then k = d_j … d_{j+1} − 2.
-        sum += (from[j] + static_cast<double>(h.distance[j + 1] - h.distance[j] - 1) * from[j + 1]) / total;
-        stack[j + 1] = sum;
+StackDistanceModel::StackDistanceModel(const ReuseStream& s) {
+    const size_t n = s.samples.size();
+    const std::vector<uint64_t> starts = s.pieces.empty() ? std::vector<uint64_t>{0} : s.pieces;
+    pieces_.resize(starts.size());
+    for (size_t k = 0; k < starts.size(); ++k) pieces_[k].start = starts[k];
+    for (uint32_t i = 0; i < n; ++i) {
+        const auto after = std::upper_bound(starts.begin(), starts.end(), s.samples[i].position);
+        pieces_[static_cast<size_t>(after - starts.begin()) - 1].sample.push_back(i);
     }
-    return stack;
-}
-
-StackDistanceModel::StackDistanceModel(const ReuseHistogram& h)
-    : distance_(h.distance), stack_(expected_stack_distances(h)), from_(weight_from(h)) {
-    const double total = from_.empty() ? 0 : from_[0];
-    for (double& f : from_) f = total > 0 ? f / total : 0;
-}
-
-double StackDistanceModel::expected(uint64_t distance, uint64_t) const {
-    if (distance <= 1) return 0;
-    // j: the last distance of the histogram ≤ distance − 1. Σ_{k=0}^{d−2} P(D > k)
-    // is E[S] up to d_j, then P(D ≥ d_j) for k = d_j − 1, then P(D > d_j)
-    // for each k from d_j to d − 2.
-    const auto after = std::upper_bound(distance_.begin(), distance_.end(), distance - 1);
-    if (after == distance_.begin()) return static_cast<double>(distance - 1);  // P(D > k) = 1 below d_0
-    const size_t j = static_cast<size_t>(after - distance_.begin()) - 1;
-    return stack_[j] + from_[j] + static_cast<double>(distance - 1 - distance_[j]) * from_[j + 1];
-}
-
-std::vector<double> lru_miss_weights(const ReuseHistogram& h, std::span<const double> stack,
-                                     std::span<const uint64_t> lines) {
-    // E[S] grows with the distance, so the misses at each size are a suffix.
-    const size_t n = h.distance.size();
-    const std::vector<double> from = weight_from(h);
-    std::vector<double> misses;
-    misses.reserve(lines.size());
-    size_t j = 0;
-    for (uint64_t c : lines) {
-        while (j < n && stack[j] < static_cast<double>(c)) ++j;
-        misses.push_back(from[j]);
+    for (Piece& piece : pieces_) {
+        std::sort(piece.sample.begin(), piece.sample.end(),
+                  [&](uint32_t a, uint32_t b) { return s.samples[a].distance < s.samples[b].distance; });
+        for (uint32_t i : piece.sample) piece.distance.push_back(s.samples[i].distance);
     }
-    return misses;
+    std::vector<double> weights(n);
+    for (size_t i = 0; i < n; ++i) weights[i] = s.samples[i].weight;
+    reweight(weights);
+
+    own_first_.reserve(n + 1);
+    for (const StreamSample& x : s.samples) {
+        own_first_.push_back(static_cast<uint32_t>(own_terms_.size()));
+        if (x.distance != kNoReuse) add_terms(x.distance, x.position, own_terms_);
+    }
+    own_first_.push_back(static_cast<uint32_t>(own_terms_.size()));
+}
+
+void StackDistanceModel::reweight(std::span<const double> weights) {
+    for (Piece& piece : pieces_) {
+        const size_t n = piece.sample.size();
+        piece.weight_below.resize(n + 1);
+        piece.product_below.resize(n + 1);
+        piece.weight_below[0] = piece.product_below[0] = 0;
+        for (size_t k = 0; k < n; ++k) {
+            const double w = weights[piece.sample[k]];
+            piece.weight_below[k + 1] = piece.weight_below[k] + w;
+            // Never reused: never at or below a finite t, so its product is never read.
+            const double d = piece.distance[k] == kNoReuse ? 0 : static_cast<double>(piece.distance[k]);
+            piece.product_below[k + 1] = piece.product_below[k] + w * d;
+        }
+    }
+}
+
+void StackDistanceModel::add_terms(uint64_t distance, uint64_t position, std::vector<Term>& out) const {
+    if (distance <= 1 || pieces_.empty()) return;  // no access in between
+    // The accesses in between: q = position + 1 … trigger − 1 (saturated for a hostile profile).
+    const uint64_t trigger = distance > std::numeric_limits<uint64_t>::max() - position ? std::numeric_limits<uint64_t>::max()
+                                                                                        : position + distance;
+    const uint64_t first = position + 1, last = trigger - 1;
+    // The piece holding the first access in between, then every later one that starts before the trigger.
+    auto it = std::upper_bound(pieces_.begin(), pieces_.end(), first,
+                               [](uint64_t q, const Piece& p) { return q < p.start; });
+    size_t k = static_cast<size_t>(it - pieces_.begin()) - 1;  // pieces_[0].start == 0 ≤ first
+    for (; k < pieces_.size() && pieces_[k].start <= last; ++k) {
+        const Piece& piece = pieces_[k];
+        const uint64_t lo = std::max(first, piece.start);
+        const uint64_t hi = k + 1 < pieces_.size() ? std::min(last, pieces_[k + 1].start - 1) : last;
+        // Their distances from the trigger: m = trigger − q, from trigger − hi to trigger − lo.
+        auto term = [&](uint64_t t, double sign) {
+            const auto below = std::upper_bound(piece.distance.begin(), piece.distance.end(), t) - piece.distance.begin();
+            out.push_back({static_cast<uint32_t>(k), static_cast<uint32_t>(below), t, sign});
+        };
+        term(trigger - lo, 1);
+        if (trigger - hi > 1) term(trigger - hi - 1, -1);
+    }
+}
+
+double StackDistanceModel::value(const Term& term) const {
+    const Piece& piece = pieces_[term.piece];
+    const double all = piece.weight_below.back(), t = static_cast<double>(term.t);
+    // A piece without weight (no sample drawn in a replicate) knows nothing: every access counts.
+    if (all <= 0) return term.sign * t;
+    return term.sign * (piece.product_below[term.below] + t * (all - piece.weight_below[term.below])) / all;
+}
+
+double StackDistanceModel::expected(uint64_t distance, uint64_t position) const {
+    std::vector<Term> terms;
+    add_terms(distance, position, terms);
+    double sum = 0;
+    for (const Term& term : terms) sum += value(term);
+    return std::max(sum, 0.0);
+}
+
+std::vector<double> StackDistanceModel::sample_expected() const {
+    std::vector<double> out(own_first_.size() - 1, 0);
+    for (size_t i = 0; i < out.size(); ++i) {
+        double sum = 0;
+        for (uint32_t j = own_first_[i]; j < own_first_[i + 1]; ++j) sum += value(own_terms_[j]);
+        out[i] = std::max(sum, 0.0);
+    }
+    return out;
 }
 
 }  // namespace sprof::analyze

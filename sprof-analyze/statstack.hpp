@@ -1,5 +1,6 @@
 // StatStack (Eklöv & Hagersten, ISPASS 2010): LRU miss ratios of a fully
-// associative cache from sampled reuse distances alone.
+// associative cache from sampled reuse distances alone, converted with the
+// distribution of the phase each reuse lies in.
 //
 // Convention (profile.hpp): the distance d of a reuse is the number of
 // accesses from the sampled access to the next access to its line, counting
@@ -8,54 +9,101 @@
 // when at least C distinct other lines were accessed in between (its stack
 // distance S ≥ C).
 //
-// StatStack estimates S from the reuse-distance distribution of the same
-// stream. An access between the pair, m accesses before the trigger
-// (1 ≤ m ≤ d − 1), adds a distinct line when it is the last access to its
-// line before the trigger, i.e. when its own forward reuse distance is at
-// least m. With P the distribution of forward distances (samples never
-// reused count as infinite):
+// An access q between the sample (at position p) and its trigger (p + d)
+// adds a distinct line when it is the last access to its line before the
+// trigger, i.e. when its own forward distance D_q reaches p + d − q:
 //
-//     E[S(d)] = Σ_{m=1}^{d−1} P(D ≥ m) = Σ_{k=0}^{d−2} P(D > k)
+//     S = #{q : p < q < p + d, D_q ≥ p + d − q}
+//
+// StatStack takes every D_q from the distribution P of the stream's
+// sampled distances (samples never reused count as infinite):
+//
+//     E[S(d)] = Σ_{m=1}^{d−1} P(D ≥ m) = E[min(D, d − 1)]
 //
 // A cyclic sweep over N lines (every d = N) gives E[S] = N − 1: misses below
-// N lines, hits from N lines on, as an LRU cache does.
+// N lines, hits from N on, as an LRU cache does. But one distribution for a
+// whole thread overestimates the stack distances of a phase with a smaller
+// footprint than the rest of the run (a setup before the main loop, the
+// sorting phase of a compressor) and underestimates those of a larger one.
+//
+// Time-local conversion. The stream is cut into pieces wherever its
+// distribution of distances changes (reuse_pieces.hpp); each access between
+// the pair draws its D from the distribution P_φ of the samples of its own
+// piece φ, at its own distance from the trigger:
+//
+//     E[S] = Σ_{q=p+1}^{p+d−1} P_φ(q)(D ≥ p + d − q)
+//          = Σ_φ G_φ(m_hi) − G_φ(m_lo − 1),   G_φ(t) = Σ_{m=1}^{t} P_φ(D ≥ m) = E_φ[min(D, t)]
+//
+// where [m_lo, m_hi] are the distances from the trigger of the accesses
+// between the pair that lie in φ. A reuse inside one piece is StatStack's
+// formula with that piece's distribution; a stream of one piece is
+// StatStack's. A reuse too short to have a sample in between needs none:
+// its accesses draw from the piece they lie in.
+//
+// Why pieces and not just the samples between the pair: counting the
+// sampled q with D_q ≥ p + d − q, each standing for its weight w, estimates
+// S without bias but with a variance of about S·w — at 1 sample in 10^4 the
+// stack distance of a reuse near a 4 KiB cache (64 lines) would be known to
+// ±800 lines — and a reuse shorter than the sampling gap has no sample in
+// between at all. A piece pools the samples of a whole phase instead and
+// assumes its accesses alike (StatStack's assumption, made per phase
+// instead of per thread); reuse_pieces.hpp has the trade-off between the
+// two. Profiles older than format 1.5 have no positions: their streams are
+// one piece, converted as StatStack does.
 #pragma once
 #include <cstdint>
 #include <span>
 #include <vector>
 
+#include "locality_data.hpp"
+
 namespace sprof::analyze {
 
-// A stream's reuse distances, weighted by the accesses each sample stands for.
-struct ReuseHistogram {
-    std::vector<uint64_t> distance;  // distinct, ascending, finite
-    std::vector<double> weight;      // per distance
-    double no_reuse = 0;             // weight of the samples never reused
-};
-
-// E[S(d)] for every distance of the histogram (non-decreasing).
-std::vector<double> expected_stack_distances(const ReuseHistogram& h);
-
-// E[S] of a reuse of any distance in one stream: what every view that asks
-// "does this reuse (or this gap of a followed line) miss in a cache of C
-// lines?" asks — per-sample misses, tenures, reuse pairs. `position` is the
-// access the reuse starts at (ReuseSample::position), for a model that
-// converts with the samples of its time; this one converts with the
-// stream's whole distribution and does not use it.
+// E[S] of a reuse of any distance at any position of one stream: what every
+// view that asks "does this reuse (or this gap of a followed line) miss in
+// a cache of C lines?" asks — the curve, per-sample misses, tenures, reuse
+// pairs.
 class StackDistanceModel {
 public:
-    explicit StackDistanceModel(const ReuseHistogram& h);
+    // A stream's samples, weights and pieces (no pieces: one).
+    explicit StackDistanceModel(const ReuseStream& s);
+
+    // E[S] of the reuse of `distance` from the access at `position`.
     double expected(uint64_t distance, uint64_t position) const;
 
-private:
-    std::vector<uint64_t> distance_;
-    std::vector<double> stack_;  // E[S] at each distance_
-    std::vector<double> from_;   // share of the weight at distance_[j] or beyond (no reuse included)
-};
+    // E[S] of each sample's own reuse (0 for one never reused), in the
+    // stream's order. Faster than expected() per sample: each reuse's
+    // places in the pieces are found once.
+    std::vector<double> sample_expected() const;
 
-// The weight that misses in an LRU cache of each size (in lines, ascending):
-// samples never reused and those whose expected stack distance is ≥ the size.
-std::vector<double> lru_miss_weights(const ReuseHistogram& h, std::span<const double> stack,
-                                     std::span<const uint64_t> lines);
+    // The same pieces with new weights (weights[i] ≥ 0 for the stream's
+    // sample i): the bootstrap's replicates.
+    void reweight(std::span<const double> weights);
+
+    size_t pieces() const { return pieces_.size(); }
+    // The stream's samples in piece k (indices into ReuseStream::samples).
+    std::span<const uint32_t> piece_samples(size_t k) const { return pieces_[k].sample; }
+
+private:
+    struct Piece {
+        uint64_t start = 0;                 // its first access
+        std::vector<uint64_t> distance;     // its samples' distances, ascending (kNoReuse last)
+        std::vector<uint32_t> sample;       // the stream's index of each
+        std::vector<double> weight_below;   // Σ w of the first k (k = 0 … n)
+        std::vector<double> product_below;  // Σ w·d of the first k
+    };
+    // ± G_φ(t), with `below` = the piece's samples at distance ≤ t.
+    struct Term {
+        uint32_t piece = 0, below = 0;
+        uint64_t t = 0;
+        double sign = 1;
+    };
+    void add_terms(uint64_t distance, uint64_t position, std::vector<Term>& out) const;
+    double value(const Term& term) const;
+
+    std::vector<Piece> pieces_;
+    std::vector<Term> own_terms_;       // of every sample's reuse
+    std::vector<uint32_t> own_first_;   // sample i's terms: own_terms_[own_first_[i], own_first_[i + 1])
+};
 
 }  // namespace sprof::analyze

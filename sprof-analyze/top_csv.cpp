@@ -23,7 +23,7 @@ public:
         t.add_column({Column::fixed, "start_s", 3});
         t.add_column({Column::fixed, "end_s", 3});
         add_function_columns(t);
-        add_event_and_rate_columns(t, c.timeline.data(), c.rates);
+        add_event_and_rate_columns(t, c.timeline.data(), c.rates, c.options.ci);
         const Dataset& d = c.timeline.data();
         for (const LiveRow* r : rows) {
             const Counts all = total(d, std::span<const uint32_t>(r->intervals));
@@ -33,7 +33,7 @@ public:
                 t.put(seconds(r->start_ns));
                 t.put(seconds(r->end_ns));
                 put_function(t, d, f, counts, all);
-                put_events_and_rates(t, counts, c.rates, c.options.estimator);
+                put_events_and_rates(t, counts, c.rates, c.options.estimator, c.options.ci);
             }
         }
         // The header once, with the first interval: the columns are the first image's events.

@@ -5,14 +5,32 @@
 
 namespace sprof::analyze {
 
-LoadVector load_vector(const Counts& c, Estimator e) { return {c.seconds(), c.samples, estimate_events(c, e)}; }
+LoadVector load_vector(const Counts& c, Estimator e) {
+    LoadVector v{c.seconds(), c.samples, {}, {}, {}};
+    const auto time_rel_sd = time_relative_sd(c.basis());
+    for (const auto& s : estimate_spreads(c, e)) {
+        v.events.push_back(s ? std::optional<double>(s->value) : std::nullopt);
+        v.bounds.push_back(s ? confidence_bounds(*s, time_rel_sd) : std::nullopt);
+        v.rate_bounds.push_back(s ? confidence_bounds(*s, 0.0) : std::nullopt);
+    }
+    return v;
+}
 
-Json to_json(const LoadVector& v, const std::vector<std::string>& event_names) {
+Json to_json(const LoadVector& v, const std::vector<std::string>& event_names, bool ci) {
+    auto per_s = [&](std::optional<double> x) { return x && v.seconds > 0 ? Json(*x / v.seconds) : Json(nullptr); };
     Json events = Json::object();
     for (size_t i = 0; i < event_names.size(); ++i) {
         const auto& x = v.events[i];
-        events[event_names[i]] = {{"total", x ? Json(*x) : Json(nullptr)},
-                                  {"per_s", x && v.seconds > 0 ? Json(*x / v.seconds) : Json(nullptr)}};
+        Json e = {{"total", x ? Json(*x) : Json(nullptr)}, {"per_s", per_s(x)}};
+        if (ci) {
+            const auto& b = v.bounds[i];
+            const auto& r = v.rate_bounds[i];
+            e["total_low"] = b ? Json(b->low) : Json(nullptr);
+            e["total_high"] = b ? Json(b->high) : Json(nullptr);
+            e["per_s_low"] = per_s(r ? std::optional<double>(r->low) : std::nullopt);
+            e["per_s_high"] = per_s(r ? std::optional<double>(r->high) : std::nullopt);
+        }
+        events[event_names[i]] = std::move(e);
     }
     return {{"time_s", v.seconds}, {"samples", v.samples}, {"events", events}};
 }
@@ -28,7 +46,7 @@ void report_warp(const Context& c) {
     Json functions = Json::array();
     for (uint32_t f : ranked) {
         Json j = {{"function", d.functions[f].name}, {"object", d.functions[f].object}};
-        j.update(to_json(load_vector(per_function[f], est), names));
+        j.update(to_json(load_vector(per_function[f], est), names, c.options.ci));
         functions.push_back(std::move(j));
     }
     auto rows = time_rows(d);
@@ -40,11 +58,11 @@ void report_warp(const Context& c) {
                   {"label", found[i].label},
                   {"start_s", seconds(span.front().start_ns)},
                   {"end_s", seconds(span.back().end_ns)}};
-        j.update(to_json(load_vector(total(d, span), est), names));
+        j.update(to_json(load_vector(total(d, span), est), names, c.options.ci));
         phases.push_back(std::move(j));
     }
     Json doc = {{"profiles", profiles_json(d)}, {"estimator", to_string(est)}, {"events", names}};
-    doc["total"] = to_json(load_vector(total(per_function, d.events.size()), est), names);
+    doc["total"] = to_json(load_vector(total(per_function, d.events.size()), est), names, c.options.ci);
     doc["functions"] = std::move(functions);
     doc["phases"] = std::move(phases);
     // A job: each rank's workload vector, for placing the ranks (tasks) on machines.
@@ -52,7 +70,7 @@ void report_warp(const Context& c) {
     for (const RankSources& r : job_ranks(d)) {
         const Dataset rank = subset(d, r.sources);
         Json j = {{"rank", r.rank}};
-        j.update(to_json(load_vector(total(rank, all_intervals(rank)), est), names));
+        j.update(to_json(load_vector(total(rank, all_intervals(rank)), est), names, c.options.ci));
         ranks.push_back(std::move(j));
     }
     if (!ranks.empty()) doc["ranks"] = std::move(ranks);

@@ -14,9 +14,14 @@ struct LoadVector {
     double seconds = 0;
     uint64_t samples = 0;
     std::vector<std::optional<double>> events;  // estimated totals, like Dataset::events
+    std::vector<std::optional<Bounds>> bounds;  // their 95 % intervals (--ci), like events
+    // The same without the error of the time: a rate per second of that
+    // same time keeps none of it (divided by `seconds` it is per_s's).
+    std::vector<std::optional<Bounds>> rate_bounds;
 };
 
 LoadVector load_vector(const Counts& c, Estimator e);
-Json to_json(const LoadVector& v, const std::vector<std::string>& event_names);
+// Each event as {total, per_s}, with `ci` also {total,per_s}_{low,high}.
+Json to_json(const LoadVector& v, const std::vector<std::string>& event_names, bool ci = false);
 
 }  // namespace sprof::analyze

@@ -208,7 +208,7 @@ void set_up() {
     rt->opts = from_environment();
     resolve_run(rt->opts, "sprof");
     rt->owner = getpid();
-    rt->backend = make_backend(rt->opts.backend, rt->opts.events, rt->opts.slots);
+    rt->backend = make_backend(rt->opts.backend, rt->opts.events, rt->opts.slots, rt->opts.rotation);
 
     std::string program = exe_path(0);
     if (program.empty()) program = "unknown";

@@ -50,7 +50,7 @@ bool is_stopping_signal(int sig) { return sig == SIGSTOP || sig == SIGTSTP || si
 }  // namespace
 
 Monitor::Monitor(RunOptions run) : run_(std::move(run)) {
-    backend_ = make_backend(run_.backend, run_.events, run_.slots);
+    backend_ = make_backend(run_.backend, run_.events, run_.slots, run_.rotation);
     rotating_ = run_.slots < run_.events.size();
 }
 

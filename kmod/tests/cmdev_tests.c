@@ -182,6 +182,77 @@ static void test_multiplex(void)
 		close(fd);
 }
 
+/* The live masks of `samples` SAMPLEs of a session of 6 events on 2 slots. */
+static int shuffled_masks(unsigned flags, unsigned long long seed, unsigned *masks, int samples)
+{
+	struct cmdev_event ev[6];
+	struct cmdev_config c = {
+		.size = sizeof(c), .n_events = 6, .slots = 2, .event_size = sizeof(ev[0]),
+		.events = (unsigned long)ev, .flags = flags, .seed = seed,
+	};
+	struct cmdev_sample s;
+	int fd = open(KTEST_DEVICE, O_RDWR | O_CLOEXEC), r;
+
+	for (int e = 0; e < 6; e++)
+		ev[e] = ktest_sw(PERF_COUNT_SW_TASK_CLOCK);
+	if (fd < 0)
+		return -errno;
+	r = ioctl(fd, CMDEV_IOC_CONFIGURE, &c) ? -errno : ktest_attach(fd, 0, 0);
+	for (int i = 0; i < samples && !r; i++) {
+		r = ktest_sample(fd, &s);
+		masks[i] = s.live_mask;
+	}
+	close(fd);
+	return r;
+}
+
+/*
+ * CMDEV_CONFIG_SHUFFLE: each round of 3 samples visits the 3 sets once, the
+ * rounds in different orders, and the sequence is the one sprof's
+ * LiveSetScheduler draws from the same stream (tests/unit/test_scheduler.cpp
+ * holds the same twelve masks), so kernel and user space rotate alike.
+ */
+static void test_shuffled_rotation(void)
+{
+	static const unsigned want[12] = { 12, 48, 3, 12, 48, 3, 3, 12, 48, 12, 3, 48 };
+	enum { SAMPLES = 300 };
+	unsigned masks[SAMPLES], rr[6], orders = 0, seen_orders[6] = { 0 };
+	int rounds_ok = 1, same = 1, r, r2, bad;
+	struct cmdev_version v = { .size = sizeof(v) };
+	int vfd = open(KTEST_DEVICE, O_RDWR);
+
+	ioctl(vfd, CMDEV_IOC_VERSION, &v);
+	close(vfd);
+	r = shuffled_masks(CMDEV_CONFIG_SHUFFLE, 0x5eed, masks, SAMPLES);
+	for (int i = 0; i < 12; i++)
+		same &= masks[i] == want[i];
+	for (int round = 0; round < SAMPLES / 3; round++) {
+		const unsigned *m = masks + 3 * round;
+		unsigned order = (m[0] == 3 ? 0 : m[0] == 12 ? 1 : 2) * 9 + (m[1] == 3 ? 0 : m[1] == 12 ? 1 : 2);
+
+		rounds_ok &= (m[0] | m[1] | m[2]) == 0x3f && m[0] != m[1] && m[1] != m[2];
+		for (unsigned k = 0; k < 6; k++) {
+			if (seen_orders[k] == order + 1)
+				break;
+			if (!seen_orders[k]) {
+				seen_orders[k] = order + 1;
+				orders++;
+				break;
+			}
+		}
+	}
+	r2 = shuffled_masks(0, 0x5eed, rr, 6);
+	bad = shuffled_masks(0x80, 0, rr + 0, 0);
+	ktest_report("shuffled_rotation",
+		     !r && !r2 && v.config_flags == CMDEV_CONFIG_FLAGS_ALL && same && rounds_ok && orders == 6 &&
+			     rr[0] == 3 && rr[1] == 12 && rr[2] == 48 && rr[3] == 3 && bad == -EINVAL,
+		     "config_flags 0x%x; first masks %u %u %u %u %u %u (as LiveSetScheduler: %s); every round a "
+		     "permutation: %s; %u of 6 orders seen in %d rounds; round-robin %u %u %u %u; unknown flag %s",
+		     v.config_flags, masks[0], masks[1], masks[2], masks[3], masks[4], masks[5],
+		     same ? "yes" : "NO", rounds_ok ? "yes" : "NO", orders, SAMPLES / 3, rr[0], rr[1], rr[2], rr[3],
+		     errname(bad));
+}
+
 /* One session per task: a second attach is -EBUSY until the first closes. */
 static void test_exclusive(void)
 {
@@ -479,7 +550,7 @@ static void test_read_snapshot(void)
 		c3 = snapshot_count(text, 0);
 	ktest_report("read_snapshot_repeatable",
 		     n1 > 0 && n2 > 0 && n3 > 0 && strstr(text, "state attached\n") &&
-			     strstr(text, "events 2 slots 2\n") &&
+			     strstr(text, "events 2 slots 2 rotation round-robin\n") &&
 			     strstr(text, "event 0 type 1 config 0x2 flags 0x6 count ") &&
 			     c1 >= 0 && c2 - c1 == PAGES && c3 == c2 && n_small == -ENOSPC,
 		     "reads of %zd, %zd, %zd bytes; page faults %lld -> %lld (+%d pages) -> %lld; "
@@ -1121,6 +1192,7 @@ int main(int argc, char **argv)
 	test_page_faults_exact();
 	test_task_clock();
 	test_multiplex();
+	test_shuffled_rotation();
 	test_exclusive();
 	test_target_exit();
 	test_inherit();

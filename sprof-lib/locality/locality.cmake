@@ -1,6 +1,9 @@
 # Locality collection for programs rebuilt with sprof-cc / sprof-c++
-# (docs in README.md, "Cache locality"):
-#   libsprof_access.so  the no-op hooks an instrumented program links with;
+# (docs in README.md, "Cache locality", and docs/LOCALITY-COLLECTION.md):
+#   libsprof_access.so  the no-op hooks an instrumented program links with,
+#                       and its disarmed thread-local HotPath;
+#   sprof/sprof_access_plugin.so
+#                       the gcc plugin that inlines the hooks' fast path;
 #   sprof-cc, sprof-c++ gcc / g++ with a specs file that instruments every
 #                       load and store and links libsprof_access.so;
 #   the runtime's side  (the same hooks, collecting) goes into libsprof_rt.
@@ -8,6 +11,7 @@ set(SPROF_LOCALITY_DIR ${CMAKE_CURRENT_LIST_DIR})
 
 add_library(sprof_access SHARED ${SPROF_LOCALITY_DIR}/access_stubs.cpp)
 set_target_properties(sprof_access PROPERTIES CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON)
+target_include_directories(sprof_access PRIVATE ${CMAKE_SOURCE_DIR}/libsprof/collect/include)  # sprof/hot_path.hpp
 target_link_libraries(sprof_access PRIVATE atomic)  # the 16-byte atomics
 install(TARGETS sprof_access LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 
@@ -33,11 +37,38 @@ if(NOT CMAKE_C_COMPILER_ID STREQUAL "GNU" OR NOT CMAKE_CXX_COMPILER_ID STREQUAL 
   return()
 endif()
 
-# sprof_configure_wrappers(BIN_OUT SPECS_OUT SPECS_PATH ACCESS_DIR): writes
-# the wrappers to BIN_OUT and the specs file to SPECS_OUT, for a specs file
-# that will be at SPECS_PATH and libsprof_access.so in ACCESS_DIR.
-function(sprof_configure_wrappers bin_out specs_out specs_path access_dir)
+# The plugin, built against the headers of the gcc that sprof-cc runs (Debian:
+# gcc-12-plugin-dev); gcc refuses a plugin built for another version. Without
+# them the wrappers still work, a call per access.
+execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-file-name=plugin OUTPUT_VARIABLE gcc_plugin_dir
+                OUTPUT_STRIP_TRAILING_WHITESPACE)
+set(SPROF_PLUGIN_NAME sprof_access_plugin.so)
+if(EXISTS ${gcc_plugin_dir}/include/gcc-plugin.h)
+  add_library(sprof_access_plugin MODULE ${SPROF_LOCALITY_DIR}/access_plugin.cpp)
+  target_include_directories(sprof_access_plugin PRIVATE ${CMAKE_SOURCE_DIR}/libsprof/collect/include)
+  target_include_directories(sprof_access_plugin SYSTEM PRIVATE ${gcc_plugin_dir}/include)
+  target_compile_options(sprof_access_plugin PRIVATE -fno-rtti)  # as gcc itself is built
+  set_target_properties(sprof_access_plugin PROPERTIES PREFIX "" OUTPUT_NAME sprof_access_plugin
+                        LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/lib/sprof)
+  install(TARGETS sprof_access_plugin LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/sprof)
+  set(SPROF_PLUGIN_BUILT ${CMAKE_BINARY_DIR}/lib/sprof/${SPROF_PLUGIN_NAME} CACHE INTERNAL
+      "the gcc plugin of the build tree's sprof-cc: objects it compiled depend on it")
+else()
+  message(WARNING "gcc's plugin headers are not installed (${gcc_plugin_dir}/include; Debian: gcc-12-plugin-dev): "
+                  "sprof-cc will call a hook per load and store instead of inlining its fast path")
+  set(SPROF_PLUGIN_BUILT "" CACHE INTERNAL "")
+endif()
+
+# sprof_configure_wrappers(BIN_OUT SPECS_OUT SPECS_PATH ACCESS_DIR PLUGIN_DIR):
+# writes the wrappers to BIN_OUT and the specs file to SPECS_OUT, for a specs
+# file that will be at SPECS_PATH, libsprof_access.so in ACCESS_DIR and the
+# plugin in PLUGIN_DIR.
+function(sprof_configure_wrappers bin_out specs_out specs_path access_dir plugin_dir)
   set(SPROF_ACCESS_DIR ${access_dir})
+  set(SPROF_PLUGIN_OPTION "")
+  if(SPROF_PLUGIN_BUILT)
+    set(SPROF_PLUGIN_OPTION "-fplugin=${plugin_dir}/${SPROF_PLUGIN_NAME}")
+  endif()
   set(SPROF_SPECS ${specs_path})
   configure_file(${SPROF_LOCALITY_DIR}/sprof.specs.in ${specs_out} @ONLY)
   foreach(pair "sprof-cc;cc;${CMAKE_C_COMPILER}" "sprof-c++;c++;${CMAKE_CXX_COMPILER}")
@@ -53,9 +84,10 @@ endfunction()
 # In the build tree, for the tests; installed, for users.
 set(build_specs ${CMAKE_BINARY_DIR}/share/sprof/sprof.specs)
 set(SPROF_BUILD_SPECS ${build_specs} CACHE INTERNAL "the specs file of the build tree's sprof-cc, for the test workloads")
-sprof_configure_wrappers(${CMAKE_BINARY_DIR}/bin ${build_specs} ${build_specs} ${CMAKE_BINARY_DIR}/lib)
+sprof_configure_wrappers(${CMAKE_BINARY_DIR}/bin ${build_specs} ${build_specs} ${CMAKE_BINARY_DIR}/lib
+                         ${CMAKE_BINARY_DIR}/lib/sprof)
 set(staged ${CMAKE_CURRENT_BINARY_DIR}/install-locality)
 sprof_configure_wrappers(${staged} ${staged}/sprof.specs ${CMAKE_INSTALL_FULL_DATADIR}/sprof/sprof.specs
-                         ${CMAKE_INSTALL_FULL_LIBDIR})
+                         ${CMAKE_INSTALL_FULL_LIBDIR} ${CMAKE_INSTALL_FULL_LIBDIR}/sprof)
 install(PROGRAMS ${staged}/sprof-cc ${staged}/sprof-c++ DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(FILES ${staged}/sprof.specs DESTINATION ${CMAKE_INSTALL_DATADIR}/sprof)

@@ -148,6 +148,12 @@ void drain(ProfileSession& session, bool final) {
         }
     }
     w.data.add_events(events);
+    // A static variable is found in the symbols of the objects whose code
+    // the samples ran, read when a PC of theirs is first resolved: resolve
+    // the sampled accesses' PCs before their data are named. (A program
+    // that ends before the first drain had none resolved, and its statics
+    // were named by their mapping, [anon] for a large .bss.)
+    for (const Waiting& s : w.waiting) session.address_space().resolve(s.found.sample_pc);
     w.data.replay(limit);
     write_samples(w, final);
     for (const LocalityWindow& lw : windows) session.writer().add_locality_window(lw);

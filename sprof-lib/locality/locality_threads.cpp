@@ -2,11 +2,14 @@
 // own thread-local HotPath, its slow path into its sampler, and the start
 // and end of a thread's collection. The hooks' entry points are included at
 // the end: preloaded, they take the place of libsprof_access.so's no-ops.
+// The HotPath defined here takes the place of libsprof_access.so's too, so
+// the fast path that the compiler plugin inlined into the program and the
+// hooks (called by the inline code's slow branch, and by code compiled
+// without the plugin) count on the same one.
 #include <pthread.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <bit>
 #include <cstdio>
 
 #include "../runtime.hpp"
@@ -15,6 +18,10 @@
 #include "sprof/proc.hpp"
 #include "sprof/splitmix.hpp"
 #include "locality_thread.hpp"
+
+// Disarmed until thread_start() arms it: a thread the runtime does not collect
+// never leaves the fast path.
+SPROF_DEFINE_HOT_PATH;
 
 namespace sprof::rt::locality {
 
@@ -27,18 +34,17 @@ struct Settings {
     bool exact = false;
     bool sampler_on = false;  // sampled mode: allocations are recorded
     SamplerSettings sampler;
+    uint64_t line_mask = 0;  // ~(line size − 1)
     uint64_t seed = 0;
     ExactCache::Sizes exact_sizes;  // LRU at every size of the grid; random replacement and tenures in detail
 };
 Settings g_settings;
-uint32_t g_line_shift = 6;  // log2 of the line size, read by every access
 std::atomic<uint64_t> g_thread_ordinal{0};
 std::atomic<uint64_t> g_allocation_epoch{0};
 
-// initial-exec: a preloaded library's TLS is static, one %fs-relative access.
-// Zero-initialised, it sends a thread's first access to the slow path.
-__thread HotPath tls_hot __attribute__((tls_model("initial-exec")));
 __thread ThreadState* tls_state __attribute__((tls_model("initial-exec"))) = nullptr;
+
+HotPath& hot() { return SPROF_HOT_PATH_VARIABLE; }
 
 // The slow path: a thread not collected (or not yet) is disarmed; a signal
 // handler that interrupts the slow path of its thread counts its accesses
@@ -50,19 +56,19 @@ __attribute__((noinline)) void slow_access(uint64_t n, uint64_t line, uint64_t a
                    g_allocation_epoch.load(std::memory_order_relaxed)};
     ThreadState* t = tls_state;
     if (!t) {
-        disarm(tls_hot);
+        disarm(hot());
         return;
     }
     if (t->busy) return;
     if (t->closing.load(std::memory_order_relaxed)) {
-        disarm(tls_hot);
+        disarm(hot());
         return;
     }
     t->busy = true;
     t->lock.lock();
     bool wake = false;
-    if (t->closed.load(std::memory_order_relaxed)) disarm(tls_hot);
-    else if (t->sampler) wake = t->sampler->access(tls_hot, n, line, a);
+    if (t->closed.load(std::memory_order_relaxed)) disarm(hot());
+    else if (t->sampler) wake = t->sampler->access(hot(), n, line, a);
     else t->exact->access(line, a.pc, a.address, a.size, a.write);
     t->lock.unlock();
     t->busy = false;
@@ -70,14 +76,14 @@ __attribute__((noinline)) void slow_access(uint64_t n, uint64_t line, uint64_t a
 }
 
 inline void note_line(uint64_t line, uint64_t address, uint32_t size, bool write, void* pc) {
-    if (uint64_t n; count_access(tls_hot, line, n)) [[unlikely]]
+    if (uint64_t n; count_access(hot(), line, n)) [[unlikely]]
         slow_access(n, line, address, size, write, pc);
 }
 
 // One access per line the range touches, as a cache sees it.
 void note_range(const volatile void* p, size_t size, bool write, void* pc) {
     const auto start = reinterpret_cast<uint64_t>(p);
-    const uint32_t shift = g_line_shift;
+    const uint32_t shift = line_shift(hot());
     if (size == 0) return;
     const uint64_t end = start + size;
     for (uint64_t line = start >> shift; line <= (end - 1) >> shift; ++line) {
@@ -93,7 +99,7 @@ template <unsigned Size>
 [[gnu::always_inline]] inline void note_access(const volatile void* p, bool write, void* pc) {
     if constexpr (Size <= 8) {
         const auto address = reinterpret_cast<uint64_t>(p);
-        note_line(address >> g_line_shift, address, Size, write, pc);
+        note_line(address >> line_shift(hot()), address, Size, write, pc);
     } else {
         note_range(p, Size, write, pc);
     }
@@ -119,7 +125,7 @@ inline void note_free(uintptr_t block) {
 }
 
 inline void note_unseen(size_t bytes) {
-    tls_hot.unseen_words.store(tls_hot.unseen_words.load(std::memory_order_relaxed) + (bytes + 7) / 8,
+    hot().unseen_words.store(hot().unseen_words.load(std::memory_order_relaxed) + (bytes + 7) / 8,
                                std::memory_order_relaxed);
 }
 
@@ -147,7 +153,7 @@ void start(const LocalityRun& run) {
     g_settings.seed = run.seed;
     g_settings.exact_sizes = {cache_sizes_in_lines(run.line_size), random_sizes_in_lines(run.line_size),
                               detail_sizes_in_lines(run.line_size)};
-    g_line_shift = static_cast<uint32_t>(std::countr_zero(run.line_size));
+    g_settings.line_mask = ~uint64_t{run.line_size - 1};
     g_settings.on = true;
 }
 
@@ -158,7 +164,7 @@ void thread_start() {
     auto t = std::make_unique<ThreadState>();
     t->tid = gettid();
     t->name = thread_name(t->tid);  // now: a short thread may be gone before the writer asks
-    t->hot = &tls_hot;
+    t->hot = &hot();
     find_stack(*t);
     // The n-th thread to start samples at the same points in every run with
     // this seed (the main thread is the first).
@@ -169,13 +175,15 @@ void thread_start() {
     for (auto& slot : g_threads) {
         ThreadState* expected = nullptr;
         if (slot.compare_exchange_strong(expected, t.get())) {
-            tls_hot.count.store(0, std::memory_order_relaxed);
-            tls_hot.unseen_words.store(0, std::memory_order_relaxed);
+            HotPath& h = hot();
+            h.count.store(0, std::memory_order_relaxed);
+            h.unseen_words.store(0, std::memory_order_relaxed);
             if (t->sampler) {
-                t->sampler->arm(tls_hot);
+                t->sampler->arm(h);
             } else {
-                disarm(tls_hot);
-                tls_hot.next_event = 0;  // every access to the simulator
+                disarm(h);
+                h.next_event = 0;  // every access to the simulator
+                h.line_mask = g_settings.line_mask;
             }
             tls_state = t.release();
             return;
@@ -189,12 +197,12 @@ void thread_exit() {
     ThreadState* t = tls_state;
     if (!t) return;
     t->busy = true;  // the slow path of this thread is over
-    disarm(tls_hot);
+    disarm(hot());
     tls_state = nullptr;
     t->lock.lock();
     if (!t->closed.load(std::memory_order_relaxed)) {  // else the writer ended it already
-        t->final_count = tls_hot.count.load(std::memory_order_relaxed);
-        t->final_unseen = tls_hot.unseen_words.load(std::memory_order_relaxed);
+        t->final_count = hot().count.load(std::memory_order_relaxed);
+        t->final_unseen = hot().unseen_words.load(std::memory_order_relaxed);
         t->closed.store(true, std::memory_order_release);
     }
     t->lock.unlock();
@@ -204,7 +212,7 @@ void thread_exit() {
 void fork_child() {
     g_settings.on = false;
     tls_state = nullptr;
-    disarm(tls_hot);
+    disarm(hot());
 }
 
 }  // namespace sprof::rt::locality

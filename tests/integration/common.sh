@@ -77,6 +77,42 @@ assert len(live) == 4 and all(abs(f - 0.5) <= 0.02 for f in live), live' ||
         fail "$collector: the events were not live 2 of 4 of the time"
 }
 
+# ci_vs_truth COLLECTOR SECONDS: every counting event this user has (root:
+# the software events and msr/tsc/; a user: those of user space) on 2 slots,
+# selfcount's four functions counting their own; `sprof --ci` must give
+# every estimate a 95 % interval (NAME_low, NAME_high), and the intervals
+# must cover the truth, for both estimators, in the flat profile; the time
+# line and the JSON carry the same columns.
+ci_vs_truth() {
+    local collector=$1 seconds=$2 events
+    events=$(choose_events task-clock,cpu-clock,page-faults,minor-faults,major-faults,context-switches,cpu-migrations,alignment-faults,emulation-faults \
+                           task-clock,cpu-clock,page-faults,minor-faults,major-faults,alignment-faults,emulation-faults)
+    # msr/tsc/ where the kernel has the msr PMU and the user may count the kernel.
+    if [ "$UNPRIVILEGED" = 0 ] && [ -e /sys/bus/event_source/devices/msr/events/tsc ]; then events=$events,msr/tsc/; fi
+    "$BIN/$collector" -e "$events" --slots 2 -o ci.sprof \
+        "$WORK/selfcount" -t "$seconds" -m 10 -d "$SCRATCH" -e "$events" -o truth.txt
+    for est in coverage carry; do
+        "$BIN/sprof" --ci --format csv --estimator $est ci.sprof > ci-$est.csv
+        python3 "$HERE/check_ci.py" ci-$est.csv truth.txt "$events" "$collector/$est"
+    done
+    "$BIN/sprof" --ci --timeline --by-function --format csv ci.sprof > timeline.csv
+    "$BIN/sprof" --ci --format json ci.sprof > flat.json
+    python3 - timeline.csv flat.json "$events" <<'PY' || fail "$collector: the time line or the JSON lack the intervals"
+import csv, json, sys
+rows, doc, events = list(csv.DictReader(open(sys.argv[1]))), json.load(open(sys.argv[2])), sys.argv[3].split(",")
+for e in events:
+    assert e + "_low" in rows[0] and e + "_high" in rows[0], e
+    assert e + "_low" in doc["functions"][0] and e + "_high" in doc["functions"][0], e
+    assert e + "_low" in doc["total"], e
+# A row's interval holds its estimate wherever both are known.
+for r in rows:
+    for e in events:
+        if r[e] and r[e + "_low"]:
+            assert float(r[e + "_low"]) <= float(r[e]) <= float(r[e + "_high"]), (r["interval"], r["function"], e)
+print(f"time line: {len(rows)} rows with intervals; JSON: the same keys")
+PY
+}
+
 # threads_vs_truth COLLECTOR [THREADS]: three threads working 1:2:3, each in
 # its own function; their time shares against their own CPU clocks, and a
 # thread record for each worker — exactly THREADS records when given (the main
@@ -100,9 +136,10 @@ threads_vs_truth() {
 
 # mpi_job_vs_truth COLLECTOR: runs the MPI test job (4 ranks, work 1:2:3:4)
 # under Open MPI with COLLECTOR per rank, checks one profile per rank with
-# its rank in the header, and `sprof --imbalance` against the ranks' own
-# accounting; then a job that loses rank 1 (SIGKILL) still reports the
-# others and names rank 1 as incomplete. SKIP without Open MPI.
+# its rank in the header, `sprof --imbalance`, WARP and predictions against
+# the ranks' own accounting, and each rank's phases against the time line it
+# measured (check_rank_phases.py); then a job that loses rank 1 (SIGKILL)
+# still reports the others and names rank 1 as incomplete. SKIP without Open MPI.
 mpi_job_vs_truth() {
     local collector=$1 events
     command -v mpirun > /dev/null && [ -x "$WORK/mpi_unequal" ] ||
@@ -110,8 +147,12 @@ mpi_job_vs_truth() {
     local mpirun=(mpirun --oversubscribe --bind-to none)
     [ "$(id -u)" = 0 ] && mpirun+=(--allow-run-as-root)
     events=$(choose_events task-clock,page-faults,context-switches task-clock,page-faults)
-    "${mpirun[@]}" -np 4 "$BIN/$collector" -e "$events" -o job.sprof \
-        "$WORK/mpi_unequal" -u 0.4 -p 50000 -o truth 2> mpirun.err || { cat mpirun.err; fail "the MPI job failed"; }
+    # Samples every 2 ms, 25 to an interval (50 ms): each rank's compute and
+    # fill (0.3 s of CPU per unit of work) span 6 intervals or more, long
+    # enough to be phases of their own (3 intervals at least), and one sample
+    # is not a tenth of an interval (what sprof --phases tells apart).
+    "${mpirun[@]}" -np 4 "$BIN/$collector" -e "$events" -s 2ms -H 25 -o job.sprof \
+        "$WORK/mpi_unequal" -u 0.3 -p 20000 -o truth 2> mpirun.err || { cat mpirun.err; fail "the MPI job failed"; }
     for r in 0 1 2 3; do [ -s job.rank$r.sprof ] || fail "no profile job.rank$r.sprof (ls: $(ls))"; done
     [ "$(ls ./*.sprof | wc -l)" = 4 ] || fail "more profiles than ranks: $(ls ./*.sprof)"
     "$BIN/sprof" --info --format json job.rank*.sprof > info.json
@@ -163,15 +204,13 @@ PY
     # run time predicted on a machine whose one cost is 10 µs per page fault;
     # both against the faults each rank measured in fill(). Differences to
     # rank 0 cancel the faults every rank makes alike (MPI's start-up).
-    # And each rank's own phases, side by side.
     echo '{"seconds_per_event": {"page-faults": 1e-5}}' > machine.json
     "$BIN/sprof" --warp job.rank*.sprof > warp.json
     "$BIN/sprof" --predict machine.json --format csv job.rank*.sprof > predict.csv
-    "$BIN/sprof" --phases --format csv job.rank*.sprof > phases.csv
-    python3 - warp.json predict.csv phases.csv truth <<'PY' || fail "per-rank WARP, prediction or phases differ from the ranks' own accounting"
+    python3 - warp.json predict.csv truth <<'PY' || fail "per-rank WARP or prediction differ from the ranks' own accounting"
 import csv, json, sys
 warp, predict = json.load(open(sys.argv[1])), list(csv.DictReader(open(sys.argv[2])))
-phases, truth = list(csv.DictReader(open(sys.argv[3]))), sys.argv[4]
+truth = sys.argv[3]
 fill = [int(dict(l.split() for l in open(f"{truth}.{r}"))["fill_faults"]) for r in range(4)]
 vectors = {v["rank"]: v for v in warp["ranks"]}
 assert sorted(vectors) == [0, 1, 2, 3], sorted(vectors)
@@ -185,16 +224,19 @@ for r in range(1, 4):
     assert abs(got_v - want) <= 0.05 * want and abs(got_p - want) <= 0.05 * want, (r, got_v, got_p, want)
 assert rows["rank3"]["label"] == "slowest" and rows["job"]["label"] == "rank3", rows
 assert float(rows["job"]["predicted_s"]) == predicted[3], rows["job"]
-by_rank = {}
-for p in phases:
-    by_rank.setdefault(int(p["rank"]), []).append(p)
-assert sorted(by_rank) == [0, 1, 2, 3], sorted(by_rank)
-for r, ps in by_rank.items():  # every rank's own phases cover its own time line, fill among them
-    assert [int(p["phase"]) for p in ps] == list(range(1, len(ps) + 1)), (r, ps)
-    assert any(p["dominant_function"] == "fill" for p in ps), (r, [p["dominant_function"] for p in ps])
-print("phases per rank: " + "; ".join(f"{r}: {' '.join(p['dominant_function'] for p in ps)}" for r, ps in sorted(by_rank.items())))
 PY
-    pass "$collector under mpirun: each rank's workload vector, predicted time and phases"
+    pass "$collector under mpirun: each rank's workload vector and predicted time"
+
+    # Each rank's own phases, side by side, against the rank's own time line;
+    # with the fault rate alone: context switches follow how the ranks share
+    # the machine's CPUs with each other and everything else, which no
+    # rank's time line knows.
+    "$BIN/sprof" --phases --no-default-rates --rate 'faults_per_ms=page-faults/task-clock*1e6' \
+        --format csv job.rank*.sprof > phases.csv
+    for r in 0 1 2 3; do "$BIN/sprof" --timeline --format csv job.rank$r.sprof > timeline.$r.csv; done
+    python3 "$HERE/check_rank_phases.py" phases.csv timeline truth "$collector" ||
+        fail "$collector: the ranks' phases differ from their own time lines"
+    pass "$collector under mpirun: each rank's phases where its parts were"
 
     mkdir killed && cd killed
     set +e

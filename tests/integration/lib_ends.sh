@@ -3,7 +3,7 @@
 # -o FILE; and an exec that fails), a crash (SIGSEGV), SIGTERM, kill -9 of
 # a program with two busy threads, and vfork children that _exit or exec. Each profile must hold the program's own
 # CPU time (its threads' task-clocks, the clock the ticks run on, reported by
-# the workload: tests/workloads/on_cpu_clock.h) less at most one drain period
+# the workload: tests/workloads/ending.c) less at most one drain period
 # (100 ms) and one sampling interval per thread, never more than that time,
 # and say how the program ended where that can be known. (The shell of the
 # dash case can only read its CPU clock, which leaves out time a host steals

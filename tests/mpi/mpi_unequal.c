@@ -1,8 +1,14 @@
 /* An MPI job with a deliberately unequal split: rank r computes for (r+1)
- * units of CPU time in compute() and touches (r+1)·PAGES fresh pages in
- * fill(), then all ranks meet in a barrier. Each rank measures its own work
- * and writes it to TRUTH.<rank>: the ground truth of the imbalance report
- * (compute's max/mean over N ranks is N/((N+1)/2), the slowest rank N−1).
+ * units of CPU time in compute(), then touches (r+1)·PAGES fresh pages in
+ * fill(), spread over another (r+1) units, then all ranks meet in a
+ * barrier. Each rank measures its own work and writes it to TRUTH.<rank>:
+ * the ground truth of the imbalance report (compute's max/mean over N ranks
+ * is N/((N+1)/2), the slowest rank N−1). And its own time line to
+ * TRUTH.<rank>.timeline, the truth of its phases: the span of each of its
+ * parts (init, compute, fill, barrier, finalize) in its main thread's
+ * task-clock seconds since main(), the clock of a profile's time axis. (The
+ * barrier is a part of its own: Open MPI waits in it polling, on the CPU,
+ * with sched_yield while the slower ranks work.)
  *
  * With -k RANK, that rank kills itself (SIGKILL) after its work: a job that
  * loses a rank.
@@ -15,31 +21,78 @@
 
 static volatile double sink;
 
+/* fill() works in cycles of CYCLE_S CPU seconds: it maps the cycle's pages,
+ * touches them at a steady rate (a few every SLICE_S), computes for CLAIM_S
+ * and unmaps them. So a rank's memory stays small however many pages, the
+ * fault rate is the same in every histogram interval however much a fault
+ * costs on a busy machine (a rate that changed inside fill split its phase),
+ * and fill() lasts the CPU time it is given. CLAIM_S is more than one
+ * sampling interval of sprof (10 ms by default): a tick in fill() itself
+ * takes the cycle's faults before the munmap — a sample's whole delta goes
+ * to the function its tick lands in, and a tick in the kernel's unmapping
+ * work (counted as root) took the faults of the pages touched before it,
+ * a load-dependent share of fill's faults. A user may count only user
+ * space, where a fault's kernel time has no ticks: its faults go to the next
+ * user-space sample, in fill() too. */
+#define CYCLE_S 0.050
+#define CLAIM_S 0.012
+#define SLICE_S 0.001
+
 __attribute__((noinline)) double compute(double seconds) {
     const double t0 = thread_cpu_s();
     spin_cpu(seconds, &sink);
     return thread_cpu_s() - t0;
 }
 
-/* Fresh pages in chunks, so a rank's memory stays small however many, each
- * chunk followed by 10 ms of CPU in user space: a user may count only user
- * space, where a fault's kernel time has no ticks, so its faults are charged
- * to the next user-space sample — which this keeps inside fill(). */
-__attribute__((noinline)) long fill(long pages) {
+/* Touches `pages` fresh pages over `seconds` of CPU time (see CYCLE_S). */
+__attribute__((noinline)) long fill(long pages, double seconds) {
     const long f0 = minor_faults();
-    for (long left = pages; left > 0; left -= 4096) {
-        touch_fresh_pages(left < 4096 ? left : 4096);
-        spin_cpu(0.010, &sink);
+    long cycles = (long)(seconds / CYCLE_S + 0.5);
+    if (cycles < 1) cycles = 1;
+    long slices = (long)((seconds / cycles - CLAIM_S) / SLICE_S + 0.5);
+    if (slices < 1) slices = 1;
+    for (long c = 0; c < cycles; ++c) {
+        const long n = pages * (c + 1) / cycles - pages * c / cycles;
+        char *p = map_fresh_pages(n);
+        for (long i = 0; i < slices; ++i) {
+            const double slice_end = thread_cpu_s() + SLICE_S;
+            touch_pages(p, n * i / slices, n * (i + 1) / slices);
+            const double left = slice_end - thread_cpu_s();
+            if (left > 0) spin_cpu(left, &sink);
+        }
+        spin_cpu(CLAIM_S, &sink);
+        unmap_pages(p, n);
     }
     return minor_faults() - f0;
 }
 
+/* A rank's parts, in its main thread's task-clock seconds since main(). */
+enum { INIT, COMPUTE, FILL, BARRIER, FINALIZE, PARTS };
+static const char *const part_names[PARTS] = {"init", "compute", "fill", "barrier", "finalize"};
+static double since_main;
+static double now_s(void) { return task_clock_s() - since_main; }
+
+static FILE *open_truth(const char *prefix, int rank, const char *suffix) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s.%d%s", prefix, rank, suffix);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        perror(path);
+        exit(3);
+    }
+    return f;
+}
+
 int main(int argc, char **argv) {
+    since_main = task_clock_s();
+    double span[PARTS][2];
     double unit_s = 0.3;
     long pages = 2000;
     const char *truth = NULL;
     int kill_rank = -1;
+    span[INIT][0] = now_s();
     MPI_Init(&argc, &argv);
+    span[INIT][1] = now_s();
     int rank = 0, size = 1;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -51,21 +104,25 @@ int main(int argc, char **argv) {
         else if (c == 'k') kill_rank = atoi(optarg);
         else return 2;
     }
+    span[COMPUTE][0] = now_s();
     const double cpu = compute((rank + 1) * unit_s);
-    const long faults = fill((rank + 1) * pages);
+    span[COMPUTE][1] = span[FILL][0] = now_s();
+    const long faults = fill((rank + 1) * pages, (rank + 1) * unit_s);
+    span[FILL][1] = now_s();
     if (rank == kill_rank) raise(SIGKILL);
+    span[BARRIER][0] = now_s();
     MPI_Barrier(MPI_COMM_WORLD);
+    span[BARRIER][1] = span[FINALIZE][0] = now_s();
+    MPI_Finalize();
+    span[FINALIZE][1] = now_s();
     if (truth) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s.%d", truth, rank);
-        FILE *f = fopen(path, "w");
-        if (!f) {
-            perror(path);
-            return 3;
-        }
+        FILE *f = open_truth(truth, rank, "");
         fprintf(f, "rank %d\nsize %d\ncompute_cpu_s %.6f\nfill_faults %ld\n", rank, size, cpu, faults);
         fclose(f);
+        f = open_truth(truth, rank, ".timeline");
+        fprintf(f, "# part start_s end_s (task-clock since main())\n");
+        for (int p = 0; p < PARTS; ++p) fprintf(f, "%s %.4f %.4f\n", part_names[p], span[p][0], span[p][1]);
+        fclose(f);
     }
-    MPI_Finalize();
     return 0;
 }

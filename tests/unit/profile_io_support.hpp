@@ -36,6 +36,8 @@ inline Profile sample_profile() {
     p.header.hist_samples = 100;
     p.header.hist_interval_ns = 0;
     p.header.slots = 1;
+    p.header.rotation = "shuffled";
+    p.header.rotation_seed = 0xfedcba9876543210ull;
     p.header.events = {{"task-clock", true}, {"page-faults", false}};
     p.objects = {{0, "/usr/bin/app"}, {1, "[vdso]"}};
     p.functions = {{0, 0, 0x1000, 0x1080, "_Z4workv"},
@@ -48,6 +50,14 @@ inline Profile sample_profile() {
     Interval b{.tid = 4243, .seq = 0, .start_ns = 5, .end_ns = 80'000'005, .cells = {}, .lines = {}};
     b.cells.push_back({1, 80, 80'000'000, {{80'000'000, 80'000'000, 2.5}, {0, 0, NAN}}});
     Interval c{.tid = 4242, .seq = 1, .start_ns = 100'000'000, .end_ns = 200'000'000, .cells = {}, .lines = {}};
+    // The spread and the entries (format 1.4).
+    a.cells[0].entries = 7;
+    a.cells[0].events[0].sq = 4.5e7;
+    a.cells[0].events[1].sq = 0.125;
+    a.cells[0].events[1].entry_count = 2;
+    a.cells[0].events[1].entry_coverage_ns = 1'000'000;
+    a.cells[0].events[1].entry_sq = 0.0625;
+    b.cells[0].entries = 1;
     p.intervals = {a, b, c};
     p.end = {.present = true, .exit_status = 128 + 9, .samples = 180, .lost_samples = 3};
     return p;
@@ -82,7 +92,17 @@ void check_sums(const Cell& got, const Cell& want) {
         CHECK(got.events[k].count == want.events[k].count);
         CHECK(got.events[k].coverage_ns == want.events[k].coverage_ns);
         CHECK(same_carry(got.events[k].carry, want.events[k].carry));
+        if constexpr (requires { want.entries; }) {  // the spread (format 1.4): a function's cell holds it
+            CHECK(got.events[k].sq == want.events[k].sq);
+            CHECK(got.events[k].entry_count == want.events[k].entry_count);
+            CHECK(got.events[k].entry_coverage_ns == want.events[k].entry_coverage_ns);
+            CHECK(got.events[k].entry_sq == want.events[k].entry_sq);
+        } else {  // a location's does not: read as unknown
+            CHECK(std::isnan(got.events[k].sq));
+            CHECK(std::isnan(got.events[k].entry_sq));
+        }
     }
+    if constexpr (requires { want.entries; }) CHECK(got.entries == want.entries);
 }
 
 inline void check_equal(const Profile& got, const Profile& want) {
@@ -106,6 +126,8 @@ inline void check_equal(const Profile& got, const Profile& want) {
     CHECK(g.hist_samples == w.hist_samples);
     CHECK(g.hist_interval_ns == w.hist_interval_ns);
     CHECK(g.slots == w.slots);
+    CHECK(g.rotation == w.rotation);
+    CHECK(g.rotation_seed == w.rotation_seed);
     REQUIRE(g.events.size() == w.events.size());
     for (size_t i = 0; i < w.events.size(); ++i) {
         CHECK(g.events[i].name == w.events[i].name);

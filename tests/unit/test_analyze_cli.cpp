@@ -112,12 +112,36 @@ TEST_CASE("cli: usage errors are one line, in sprof's words") {
         {{"--export", "plot", "x.png", "a.sprof"}, "unknown export format 'plot' (use chrome-trace, pprof or gecko)"},
         {{"--mrc", "--export", "pprof", "x.pb.gz", "a.sprof"}, "--export does not apply to --mrc"},
         {{"--plot", "x.pdf", "a.sprof"}, "--plot writes FILE.png or FILE.svg, not 'x.pdf'"},
-        {{"help", "nosuch"}, "no report or output named 'nosuch' (see sprof --help)"},
+        {{"help", "nosuch"}, "no report, output or option named 'nosuch' (see sprof --help)"},
+        {{"--cache", "32K", "a.sprof"}, "--cache needs --mrc, --misses, --use, --data, --reuse-pairs or --html"},
+        {{"--by", "function", "--mrc", "a.sprof"}, "--by needs --misses, --use, --data, --reuse-pairs or --html"},
+        {{"--misses", "--cache", "32K,lots", "a.sprof"}, "--cache takes a size like 32K, 1M or 4096 (bytes), not 'lots'"},
+        {{"--use", "--line-size", "96", "a.sprof"}, "--line-size takes a power of two up to 1048576 (bytes), not '96'"},
+        {{"--data", "--by", "file", "a.sprof"}, "--by takes function, line or instruction, not 'file'"},
+        {{"--misses", "--use", "a.sprof"}, "--use cannot be combined with another report"},
+        {{"--reuse-pairs", "--plot", "x.png", "a.sprof"}, "--plot and --export do not apply to the locality views"},
+        {{"--html", "site", "--export", "pprof", "x.pb.gz", "a.sprof"}, "--plot and --export do not apply to the locality views"},
+        {{"--html"}, "--html needs a value"},
     };
     for (const auto& [args, message] : cases) {
         CAPTURE(args.empty() ? std::string("(none)") : args.front());
         CHECK(usage_error(args) == message);
     }
+}
+
+TEST_CASE("cli: the locality views share --cache, --line-size and --by") {
+    const Options o = parse_command_line({"--misses", "--cache", "32K,1M", "--line-size", "64", "--by", "function",
+                                          "a.sprof"}).options;
+    CHECK(o.report == "misses");
+    CHECK(o.caches == std::vector<uint64_t>{32768, 1 << 20});
+    CHECK(o.line_size == 64);
+    CHECK(o.by == Granularity::function);
+    CHECK(parse_command_line({"--mrc", "--cache=1M", "a.sprof"}).options.caches == std::vector<uint64_t>{1 << 20});
+    CHECK(parse_command_line({"--reuse-pairs", "a.sprof"}).options.by == Granularity::line);
+    const std::string h = parse_command_line({"help", "use"}).help;
+    CHECK(line_starting(h, "  --cache SIZE[,SIZE] ").find("caches to answer for") != std::string::npos);
+    CHECK(line_starting(h, "  --by function|line|instruction").size() > 0);
+    CHECK(line_starting(parse_command_line({"help", "mrc"}).help, "  --by ").empty());
 }
 
 TEST_CASE("cli: sprof --help lists every report and output in one line each") {

@@ -23,6 +23,20 @@ std::string labels(const std::vector<Phase>& phases) {
     return s;
 }
 
+// The time-line rows of one profile and their automatic phases.
+struct AutoPhases {
+    size_t rows;
+    std::vector<Phase> phases;
+};
+AutoPhases auto_phases_of(Profile p) {
+    std::vector<Source> sources;
+    sources.push_back({"phases", std::move(p)});
+    Dataset d = merge_profiles(std::move(sources));
+    RateSet rates(d.event_names(), {}, true);
+    auto rows = time_rows(d);
+    return {rows.size(), find_phases(d, rows, rates, PhaseParams{})};
+}
+
 Features features_of(const std::vector<std::vector<double>>& rows) {
     Features x;
     x.rows = rows.size();
@@ -76,13 +90,8 @@ TEST_CASE("automatic phases of sampled profiles: every boundary within one inter
         CAPTURE(seed);
         synthetic::Spec spec = synthetic::phases_spec();
         spec.seed = seed;
-        std::vector<Source> sources;
-        sources.push_back({"phases", synthetic::build(spec)});
-        Dataset d = merge_profiles(std::move(sources));
-        RateSet rates(d.event_names(), {}, true);
-        auto rows = time_rows(d);
-        REQUIRE(rows.size() == 53);
-        auto phases = find_phases(d, rows, rates, PhaseParams{});
+        auto [rows, phases] = auto_phases_of(synthetic::build(spec));
+        REQUIRE(rows == 53);
         auto found = starts(phases);
         auto truth = synthetic::phase_boundaries();
         REQUIRE(found.size() == truth.size());
@@ -91,6 +100,100 @@ TEST_CASE("automatic phases of sampled profiles: every boundary within one inter
             CHECK(std::abs(static_cast<long>(found[i]) - static_cast<long>(truth[i])) <= 1);
         }
         CHECK(labels(phases) == "ABCBCBC");
+    }
+}
+
+TEST_CASE("a row weighs the share of a full interval it holds") {
+    // Two steady phases, then a last row a tenth of a full one, all in a
+    // third function (the exit path of a run). Weighed as a full row, it
+    // alone pays for a boundary: the last 3 rows become a segment of their own.
+    std::vector<std::vector<double>> rows;
+    for (int i = 0; i < 12; ++i) rows.push_back({1, 0, 0});
+    for (int i = 0; i < 9; ++i) rows.push_back({0, 1, 0});
+    rows.push_back({0, 0, 1});
+    Features x = features_of(rows);
+    CHECK(segment(x, 3, 0.03) == std::vector<size_t>{12, 19});
+    x.weights.assign(x.rows, 1.0);
+    x.weights.back() = 0.1;
+    CHECK(segment(x, 3, 0.03) == std::vector<size_t>{12});
+    auto phases = auto_phases(x, 3);
+    CHECK(labels(phases) == "AB");
+    CHECK(phases.back().last == 22);
+    // The weighted cost: a row of weight w costs w × its squared distance.
+    Features two = features_of({{0, 0}, {0, 0}, {1, 0}});
+    two.weights = {1, 1, 0.5};
+    CHECK(segment(two, 1, 0.4).empty());                   // 0.5 × 2/2.5 = 0.4 saved: not more than the penalty
+    CHECK(segment(two, 1, 0.39) == std::vector<size_t>{2});  // a boundary pays for itself
+}
+
+TEST_CASE("rows fewer than a phase, unlike their neighbours, are no phase") {
+    // Noise-free rows (the penalty is at its floor): a first row that is
+    // 40 % start-up, then 11 rows of one function; a row half in each at
+    // the boundary; 12 rows of another function, the last 40 % exit path.
+    // Each odd row, in a segment of the minimum length, paid for a boundary
+    // of its own; the phases are still the two.
+    std::vector<std::vector<double>> rows;
+    rows.push_back({0.6, 0, 0.4});
+    for (int i = 0; i < 11; ++i) rows.push_back({1, 0, 0});
+    rows.push_back({0.5, 0.5, 0});
+    for (int i = 0; i < 11; ++i) rows.push_back({0, 1, 0});
+    rows.push_back({0, 0.6, 0.4});
+    auto phases = auto_phases(features_of(rows), 3);
+    CHECK(labels(phases) == "AB");
+    REQUIRE(phases.size() == 2);
+    CHECK((phases[1].first == 12 || phases[1].first == 13));
+    CHECK(phases[1].last == 25);
+    // A run that ends in two odd rows (fewer than a phase): one 60 % in a
+    // short wait, then the exit, a tenth of a row. Still the two phases.
+    rows.back() = {0, 0.4, 0.6};
+    rows.push_back({0, 0, 1});
+    Features x = features_of(rows);
+    x.weights.assign(x.rows, 1.0);
+    x.weights.back() = 0.1;
+    phases = auto_phases(x, 3);
+    CHECK(labels(phases) == "AB");
+    CHECK(phases.back().last == 26);
+}
+
+TEST_CASE("a short last row alone does not make a phase like any other") {
+    // 12 rows of one function, 12 of another, then 3 rows of a wait: two
+    // full, and the exit, a tenth of a row, of the first function. The wait
+    // is a phase of its own kind: that one short row, kept alone, would
+    // be within the noise of any kind.
+    std::vector<std::vector<double>> rows;
+    for (int i = 0; i < 12; ++i) rows.push_back({1, 0, 0});
+    for (int i = 0; i < 12; ++i) rows.push_back({0, 1, 0});
+    rows.push_back({0, 0, 1});
+    rows.push_back({0, 0, 1});
+    rows.push_back({1, 0, 0});
+    Features x = features_of(rows);
+    x.weights.assign(x.rows, 1.0);
+    x.weights.back() = 0.1;
+    auto phases = auto_phases(x, 3);
+    CHECK(labels(phases) == "ABC");
+    CHECK(phases.back().first == 24);
+}
+
+TEST_CASE("automatic phases: the short last interval of a run is no phase of its own") {
+    // The sampled phases profile, ended by 5 samples (a tenth of an
+    // interval) of an exit path that ran nowhere else: still ABCBCBC, the
+    // last phase running to the end.
+    for (uint32_t seed = 1; seed <= 10; ++seed) {
+        CAPTURE(seed);
+        synthetic::Spec spec = synthetic::phases_spec();
+        spec.seed = seed;
+        Profile p = synthetic::build(spec);
+        const uint32_t exit_path = static_cast<uint32_t>(p.functions.size());
+        p.functions.push_back({exit_path, 0, 0x9000, 0x9100, "__munmap"});
+        const Interval& last = p.intervals.back();
+        const uint64_t ns = 5 * spec.sample_ns;
+        Interval tail{last.tid, last.seq + 1, last.end_ns, last.end_ns + ns, {}};
+        tail.cells.push_back({exit_path, 5, ns, {{ns, ns, double(ns)}, {0, ns, 0}, {0, 0, NAN}}});
+        p.intervals.push_back(tail);
+        auto [rows, phases] = auto_phases_of(std::move(p));
+        REQUIRE(rows == 54);
+        CHECK(labels(phases) == "ABCBCBC");
+        CHECK(phases.back().last == 54);
     }
 }
 

@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <sstream>
 
 #include "analyze_support.hpp"
@@ -116,6 +117,55 @@ TEST_CASE("flat CSV: exact header, one row per function, unknown is empty") {
     CHECK(row2.ends_with(",10"));
     CHECK(row3 == "memcpy,libc.so.6,20,0.2,14.285714285714286,200000000,100,6,0.5,30");
     CHECK_FALSE(std::getline(in, extra));
+}
+
+TEST_CASE("flat CSV --ci: NAME_low and NAME_high beside every estimate, by hand") {
+    // compute's page faults: 50 in 400 of its 1000 ms (n = 100 samples of
+    // 10 ms, m = 40 live), spread Q = 7.25e-6 count²/ns, so S = Q − Y²/X =
+    // 1e-6 and the variance (T/X)² (1 − X/T) x̄ S m/(m−1) = 6.25 × 0.6 × 1e7 ×
+    // 1e-6 × 40/39; 5 entries: the time's variance (1/6) × 5 × (1e7 ns)².
+    Dataset d = small_dataset();
+    const uint32_t compute = function_named(d, "compute(int)");
+    const double sq[2] = {4e-6, 3.25e-6};
+    const uint64_t entries[2] = {3, 2};
+    int k = 0;
+    for (auto& iv : d.intervals)
+        for (auto& c : iv.cells)
+            if (c.function == compute) {
+                c.events[1].sq = sq[k];
+                c.entries = entries[k++];
+            }
+    Options o;
+    o.ci = true;
+    std::istringstream in(flat_csv(d, o));
+    std::string header, row;
+    std::getline(in, header);
+    std::getline(in, row);
+    CHECK(header == "function,object,samples,time_s,time_pct,task-clock,task-clock_low,task-clock_high,"
+                    "page-faults,page-faults_low,page-faults_high,context-switches,context-switches_low,"
+                    "context-switches_high,faults_per_ms,faults_per_ms_low,faults_per_ms_high,cs_per_s,cs_per_s_low,"
+                    "cs_per_s_high");
+    std::vector<std::string> cells;
+    std::stringstream split(row);
+    for (std::string cell; std::getline(split, cell, ',');) cells.push_back(cell);
+    cells.resize(20);
+    REQUIRE(cells[0] == "compute(int)");
+    const double own = 6.25 * 0.6 * 1e7 * 1e-6 * 40 / 39;
+    const double time_rel = std::sqrt(5.0 / 6) * 1e7 / 1e9;
+    const double half = kZ95 * std::sqrt(own + 125 * 125 * time_rel * time_rel);
+    CHECK(std::stod(cells[8]) == doctest::Approx(125));
+    CHECK(std::stod(cells[9]) == doctest::Approx(125 - half));
+    CHECK(std::stod(cells[10]) == doctest::Approx(125 + half));
+    // Never live: the estimate and both bounds unknown (empty).
+    CHECK(cells[11].empty());
+    CHECK(cells[12].empty());
+    CHECK(cells[13].empty());
+    // Faults per ms of task-clock: the time's error cancels; task-clock,
+    // live 600 of 1000 ms, is known to about a nanosecond.
+    const double rate_half = kZ95 * std::sqrt(own) / 1e9 * 1e6;
+    CHECK(std::stod(cells[14]) == doctest::Approx(0.125));
+    CHECK(std::stod(cells[15]) == doctest::Approx(0.125 - rate_half));
+    CHECK(std::stod(cells[16]) == doctest::Approx(0.125 + rate_half));
 }
 
 TEST_CASE("flat report: --top, user rates and the merged profiles add up") {

@@ -133,29 +133,39 @@ TEST_CASE("sprof top's CSV is --timeline --by-function with each function's shar
     const Profile p = synthetic::build(synthetic::phases_spec());
     TempFile tmp;
     std::ofstream(tmp.path, std::ios::binary) << encode_profile(p);
-    Options o;
-    o.profiles = {tmp.path};
-    o.format = Format::csv;
-    o.by_function = true;
-    std::ostringstream live, offline;
-    follow_profile(o, live);
-    const Dataset d = load_dataset({tmp.path});
-    const RateSet rates(d.event_names(), {}, true);
-    report_timeline({d, o, rates, offline});
+    for (bool ci : {false, true}) {  // --ci: the same X_low and X_high columns as the time line's
+        CAPTURE(ci);
+        Options o;
+        o.profiles = {tmp.path};
+        o.format = Format::csv;
+        o.by_function = true;
+        o.ci = ci;
+        std::ostringstream live, offline;
+        follow_profile(o, live);
+        const Dataset d = load_dataset({tmp.path});
+        const RateSet rates(d.event_names(), {}, true);
+        report_timeline({d, o, rates, offline});
 
-    const auto got = csv_rows(live.str()), want = csv_rows(offline.str());
-    REQUIRE(got.size() == want.size());
-    REQUIRE(got.size() > 40);
-    const std::vector<std::string>& head = got[0];
-    REQUIRE(head[7] == "time_pct");
-    std::map<std::string, double> interval_time;  // the sum of time_s per interval
-    for (size_t i = 1; i < got.size(); ++i) interval_time[got[i][0]] += std::stod(got[i][6]);
-    for (size_t i = 0; i < got.size(); ++i) {
-        CAPTURE(i);
-        std::vector<std::string> without_pct = got[i];
-        without_pct.erase(without_pct.begin() + 7);
-        CHECK(without_pct == want[i]);
-        if (i > 0) CHECK(std::stod(got[i][7]) == doctest::Approx(100 * std::stod(got[i][6]) / interval_time[got[i][0]]).epsilon(1e-3));
+        const auto got = csv_rows(live.str()), want = csv_rows(offline.str());
+        REQUIRE(got.size() == want.size());
+        REQUIRE(got.size() > 40);
+        const std::vector<std::string>& head = got[0];
+        REQUIRE(head[7] == "time_pct");
+        const std::string first_event = d.event_names().at(0);
+        REQUIRE(head[8] == first_event);
+        if (ci) {
+            CHECK(head[9] == first_event + "_low");
+            CHECK(head[10] == first_event + "_high");
+        }
+        std::map<std::string, double> interval_time;  // the sum of time_s per interval
+        for (size_t i = 1; i < got.size(); ++i) interval_time[got[i][0]] += std::stod(got[i][6]);
+        for (size_t i = 0; i < got.size(); ++i) {
+            CAPTURE(i);
+            std::vector<std::string> without_pct = got[i];
+            without_pct.erase(without_pct.begin() + 7);
+            CHECK(without_pct == want[i]);
+            if (i > 0) CHECK(std::stod(got[i][7]) == doctest::Approx(100 * std::stod(got[i][6]) / interval_time[got[i][0]]).epsilon(1e-3));
+        }
     }
 }
 

@@ -1,21 +1,142 @@
 #include <doctest/doctest.h>
 
+#include <cmath>
+#include <span>
+#include <vector>
+
 #include "sprof/estimator.hpp"
 #include "sprof/interval_builder.hpp"
 
 using namespace sprof;
 
+namespace {
+
+// Several functions' sums (a total): every sample counts, the time is exact.
+EstimateBasis total_of(uint64_t time_ns, uint64_t samples = 4) { return {samples, time_ns, 0, false}; }
+
+}  // namespace
+
 TEST_CASE("coverage estimator scales the count by time over coverage") {
     EventCell c{.count = 300, .coverage_ns = 10'000'000, .carry = NAN};
-    CHECK(*estimate(c, 40'000'000, Estimator::coverage) == doctest::Approx(1200.0));
+    CHECK(*estimate(c, total_of(40'000'000), Estimator::coverage) == doctest::Approx(1200.0));
 }
 
 TEST_CASE("an event that was never live is unknown, not zero") {
     EventCell never{};
-    CHECK_FALSE(estimate(never, 40'000'000, Estimator::coverage).has_value());
-    CHECK_FALSE(estimate(never, 40'000'000, Estimator::carry).has_value());
+    CHECK_FALSE(estimate(never, total_of(40'000'000), Estimator::coverage).has_value());
+    CHECK_FALSE(estimate(never, total_of(40'000'000), Estimator::carry).has_value());
+    CHECK_FALSE(confidence_interval(never, total_of(40'000'000), Estimator::coverage).has_value());
     EventCell zero_but_live{.count = 0, .coverage_ns = 5, .carry = 0.0};
-    CHECK(*estimate(zero_but_live, 10, Estimator::coverage) == 0.0);
+    CHECK(*estimate(zero_but_live, total_of(10), Estimator::coverage) == 0.0);
+}
+
+// One function's 10 samples of 10 ns each (x̄ = 10), entered once; an
+// event live in 4 of them with deltas 2, 4, 6, 8: Y = 20, X = 40,
+// Q = Σ d²/x = (4 + 16 + 36 + 64) / 10 = 12.
+const EstimateBasis kFunction{.samples = 10, .time_ns = 100, .entries = 1, .one_function = true};
+const EventCell kCell{.count = 20, .coverage_ns = 40, .carry = 60, .sq = 12};
+
+TEST_CASE("confidence: a ratio estimator's interval, computed by hand") {
+    // 20 / 40 × 100 = 50. S = Q − Y²/X = 12 − 10 = 2; variance
+    // (T/X)² (1 − X/T) x̄ S m/(m−1) = 6.25 × 0.6 × 10 × 2 × 4/3 = 100: the
+    // textbook N²(1 − f) s²/m = 100 × 0.6 × (20/3) / 4 of deltas 2 4 6 8.
+    const auto s = estimate_spread(kCell, kFunction, Estimator::coverage);
+    REQUIRE(s);
+    CHECK(s->value == doctest::Approx(50));
+    CHECK(*s->sd_own == doctest::Approx(10));
+    // The time: one entry, k/n = 0.1 < 1/6, so 1/6 of an interval²: variance
+    // 100/6 of a time of 100.
+    CHECK(*time_relative_sd(kFunction) == doctest::Approx(std::sqrt(100.0 / 6) / 100));
+    // sd² = 10² + 50² × (100/6) / 100² = 100 + 25/6.
+    const auto b = confidence_interval(kCell, kFunction, Estimator::coverage);
+    REQUIRE(b);
+    CHECK(b->low == doctest::Approx(50 - kZ95 * std::sqrt(100 + 25.0 / 6)));
+    CHECK(b->high == doctest::Approx(50 + kZ95 * std::sqrt(100 + 25.0 / 6)));
+    // Several functions' sums: the time is exact.
+    const EstimateBasis total{.samples = 10, .time_ns = 100, .entries = 3, .one_function = false};
+    CHECK(*time_relative_sd(total) == 0.0);
+    CHECK(confidence_interval(kCell, total, Estimator::coverage)->high == doctest::Approx(50 + kZ95 * 10));
+}
+
+TEST_CASE("confidence: carry-forward's own error adds its distance from the coverage estimate") {
+    // carry 60, coverage 50 with variance 100: sd² = 100 + 10².
+    const auto s = estimate_spread(kCell, kFunction, Estimator::carry);
+    REQUIRE(s);
+    CHECK(s->value == doctest::Approx(60));
+    CHECK(*s->sd_own == doctest::Approx(std::sqrt(200.0)));
+}
+
+TEST_CASE("confidence: one function's rate comes from the samples that did not enter it") {
+    // The entry sample was live with delta 8: the others give 12 in 30 ns.
+    EventCell c = kCell;
+    c.entry_count = 8;
+    c.entry_coverage_ns = 10;
+    c.entry_sq = 6.4;
+    CHECK(*estimate(c, kFunction, Estimator::coverage) == doctest::Approx(40));
+    // Of several functions every sample counts.
+    CHECK(*estimate(c, EstimateBasis{10, 100, 1, false}, Estimator::coverage) == doctest::Approx(50));
+    // When the entries hold more than half the coverage, all samples count.
+    c.entry_coverage_ns = 30;
+    c.entry_count = 18;
+    c.entry_sq = 10;
+    CHECK(*estimate(c, kFunction, Estimator::coverage) == doctest::Approx(50));
+}
+
+TEST_CASE("confidence: unknown stays unknown, exact stays exact") {
+    // The spread was not recorded (a profile before format 1.4): the
+    // estimate is known, its interval is not.
+    EventCell old = kCell;
+    old.sq = NAN;
+    CHECK(estimate(old, kFunction, Estimator::coverage).has_value());
+    CHECK_FALSE(confidence_interval(old, kFunction, Estimator::coverage).has_value());
+    CHECK_FALSE(time_relative_sd(EstimateBasis{10, 100, kUnknownEntries, true}).has_value());
+    // One live sample shows no spread: unknown, never a zero-width interval.
+    EventCell once{.count = 5, .coverage_ns = 10, .carry = 5, .sq = 2.5};
+    CHECK(estimate(once, kFunction, Estimator::coverage).has_value());
+    CHECK_FALSE(confidence_interval(once, kFunction, Estimator::coverage).has_value());
+    // Live all the time, in several functions' sums: exact.
+    EventCell always{.count = 30, .coverage_ns = 100, .carry = 30, .sq = 9.0};
+    const auto b = confidence_interval(always, EstimateBasis{10, 100, 0, false}, Estimator::coverage);
+    REQUIRE(b);
+    CHECK(b->low == doctest::Approx(30));
+    CHECK(b->high == doctest::Approx(30));
+}
+
+TEST_CASE("confidence: no event seen is not proof of none") {
+    // Nothing in 4 of 10 samples: the interval allows one unseen event's
+    // worth, (T − X) T / X² = 60 × 100 / 1600 = 3.75.
+    EventCell none{.count = 0, .coverage_ns = 40, .carry = 0, .sq = 0};
+    const auto b = confidence_interval(none, EstimateBasis{10, 100, 0, false}, Estimator::coverage);
+    REQUIRE(b);
+    CHECK(b->low == 0);
+    CHECK(b->high == doctest::Approx(kZ95 * std::sqrt(3.75)));
+}
+
+TEST_CASE("confidence: a rate's interval by the delta method") {
+    // events/time: 50 ± 10 over 100 ns of time whose own error (5 %) scales
+    // both, so the rate keeps none of it: sd (60 − 40) / 100 / 2 = 0.1.
+    const std::vector<DerivedInput> inputs = {{50.0, 10.0, true}, {100.0, 0.0, true}};
+    const std::vector<size_t> used = {0, 1};
+    auto ratio = [](std::span<const std::optional<double>> v) -> std::optional<double> {
+        if (!v[0] || !v[1] || *v[1] == 0) return std::nullopt;
+        return *v[0] / *v[1];
+    };
+    auto b = derived_interval(ratio, inputs, used, 0.05);
+    REQUIRE(b);
+    CHECK(b->low == doctest::Approx(0.5 - kZ95 * 0.1));
+    CHECK(b->high == doctest::Approx(0.5 + kZ95 * 0.1));
+    // A count (the event alone) keeps the time's error: 0.05 × 50 = 2.5.
+    auto alone = [](std::span<const std::optional<double>> v) { return v[0]; };
+    const std::vector<size_t> first = {0};
+    b = derived_interval(alone, inputs, first, 0.05);
+    REQUIRE(b);
+    CHECK(b->high == doctest::Approx(50 + kZ95 * std::sqrt(100 + 6.25)));
+    // An input it reads with an unknown spread: unknown.
+    const std::vector<DerivedInput> unknown = {{50.0, std::nullopt, true}, {100.0, 0.0, true}};
+    CHECK_FALSE(derived_interval(ratio, unknown, used, 0.05).has_value());
+    // One it does not read does not matter.
+    const std::vector<DerivedInput> unread = {{50.0, 10.0, true}, {100.0, 0.0, true}, {1.0, std::nullopt, true}};
+    CHECK(derived_interval(ratio, unread, used, 0.05).has_value());
 }
 
 TEST_CASE("interval builder: hand-computed coverage and carry-forward sums") {
@@ -51,12 +172,27 @@ TEST_CASE("interval builder: hand-computed coverage and carry-forward sums") {
     CHECK(f1.events[1].count == 16);
     CHECK(f1.events[1].coverage_ns == 20);
     CHECK(f1.events[1].carry == doctest::Approx(16.0));  // unknown + 7 + 9
-    CHECK(*estimate(f1.events[0], f1.time_ns, Estimator::coverage) == doctest::Approx(300.0));
-    CHECK(*estimate(f1.events[1], f1.time_ns, Estimator::coverage) == doctest::Approx(24.0));
+    CHECK(*estimate(f1.events[0], total_of(f1.time_ns), Estimator::coverage) == doctest::Approx(300.0));
+    CHECK(*estimate(f1.events[1], total_of(f1.time_ns), Estimator::coverage) == doctest::Approx(24.0));
     CHECK(f2.events[1].count == 0);
     CHECK(f2.events[1].coverage_ns == 0);
-    CHECK_FALSE(estimate(f2.events[1], f2.time_ns, Estimator::coverage).has_value());
-    CHECK(*estimate(f2.events[1], f2.time_ns, Estimator::carry) == doctest::Approx(7.0));
+    CHECK_FALSE(estimate(f2.events[1], total_of(f2.time_ns), Estimator::coverage).has_value());
+    CHECK(*estimate(f2.events[1], total_of(f2.time_ns), Estimator::carry) == doctest::Approx(7.0));
+    // Entries: samples 1 (the thread's first) and 4 (after one in f2) entered
+    // f1, sample 3 entered f2. The spread is Σ delta² / live time.
+    CHECK(f1.entries == 2);
+    CHECK(f2.entries == 1);
+    CHECK(f1.events[0].sq == doctest::Approx(1000.0));  // 100² / 10
+    CHECK(f1.events[0].entry_count == 100);
+    CHECK(f1.events[0].entry_coverage_ns == 10);
+    CHECK(f1.events[1].sq == doctest::Approx(13.0));  // (7² + 9²) / 10
+    CHECK(f1.events[1].entry_count == 9);
+    CHECK(f1.events[1].entry_sq == doctest::Approx(8.1));
+    // As one function's: e1's rate from sample 2 alone (7 in 10 ns), e0's
+    // from every sample (its only live sample entered f1).
+    const EstimateBasis f1_alone{f1.samples, f1.time_ns, f1.entries, true};
+    CHECK(*estimate(f1.events[1], f1_alone, Estimator::coverage) == doctest::Approx(21.0));
+    CHECK(*estimate(f1.events[0], f1_alone, Estimator::coverage) == doctest::Approx(300.0));
 
     b.add(2, sample(50, 10, 0b01, 5, 0));
     Interval next = b.close(50);

@@ -34,6 +34,16 @@ TEST_CASE("events: sysfs PMU syntax reads type and config from /sys") {
     CHECK(tsc.attr.type == type);
     CHECK(tsc.attr.config == 0);
     CHECK(tsc.time_like);
+    // The msr PMU refuses every exclude bit: where this user may count the
+    // kernel, the event opens (exclude_hv left out, as perf does); where it
+    // may not, probing says why.
+    if (!tsc.attr.exclude_kernel) {
+        const bool excludes_hv = tsc.attr.exclude_hv;
+        CHECK_FALSE(excludes_hv);
+        CHECK_NOTHROW(probe_event(tsc));
+    } else {
+        CHECK_THROWS_WITH_AS(probe_event(tsc), doctest::Contains("user space only"), EventError);
+    }
     CHECK_THROWS_WITH_AS(resolve_event("nopmu/x/"), doctest::Contains("no PMU named 'nopmu'"), EventError);
     CHECK_THROWS_WITH_AS(resolve_event("msr/bogus/"), doctest::Contains("no event or term 'bogus'"), EventError);
 }

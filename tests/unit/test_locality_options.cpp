@@ -42,8 +42,8 @@ TEST_CASE("--line-size: a power of two from 8 to 4096 bytes") {
                               "' (bytes, a power of two from 8 to 4096)")
                                  .c_str(),
                              UsageError);
-    CHECK(parse_seed("18446744073709551615") == UINT64_MAX);
-    CHECK_THROWS_AS(parse_seed("18446744073709551616"), UsageError);
+    CHECK(parse_seed("18446744073709551615", "--locality-seed") == UINT64_MAX);
+    CHECK_THROWS_AS(parse_seed("18446744073709551616", "--locality-seed"), UsageError);
 }
 
 TEST_CASE("--locality on the command line and through the environment") {

@@ -54,8 +54,9 @@ TEST_CASE("the file header is magic, byte-order tag, major, minor") {
     REQUIRE(at.size() == 1 + 2 + 3 + 2 + 3 + 1);
     CHECK(get_u32(b, at.back()) == 6);
     CHECK(at.back() + 8 + 4 + 8 + 8 + 4 + 4 == b.size());  // exit status, samples, lost, how, signal
-    // INTERVAL 0: 32 fixed bytes + 2 cells × (20 + 2 events × 24).
-    CHECK(get_u32(b, at[8] + 4) == 32 + 2 * (20 + 2 * 24));
+    // INTERVAL 0: 32 fixed bytes + 2 cells × (20 + 2 events × 24), then the
+    // spread: 2 cells × (8 + 2 events × 32).
+    CHECK(get_u32(b, at[8] + 4) == 32 + 2 * (20 + 2 * 24) + 2 * (8 + 2 * 32));
 }
 
 TEST_CASE("a profile of the other byte order reads back equal and is marked foreign") {
@@ -105,6 +106,10 @@ TEST_CASE("a big-endian file typed by hand is read on any machine") {
     CHECK(cell.events[0].count == 1234);
     CHECK(cell.events[0].coverage_ns == 400);
     CHECK(cell.events[0].carry == 1.5);
+    // Before 1.4: a round-robin rotation; the spread and the entries unknown.
+    CHECK(p.header.rotation == "round-robin");
+    CHECK(cell.entries == kUnknownEntries);
+    CHECK(std::isnan(cell.events[0].sq));
     REQUIRE(p.warnings.size() == 1);  // no END: the run was cut short
     CHECK(p.warnings[0] == "be.sprof: no END record after 1 intervals (the profiled program did not finish)");
 }
@@ -267,6 +272,15 @@ Profile two_part_profile() {
     Interval part2{.tid = 4242, .seq = 0, .start_ns = 50'000'000, .end_ns = 100'000'000, .cells = {}, .lines = {}};
     part2.cells.push_back({2, 6, 6'000'000, {{0, 0, NAN}, {2, 6'000'000, 0.25}}});
     part2.cells.push_back({0, 50, 50'000'000, {{50'000'000, 25'000'000, 6e5}, {7, 25'000'000, NAN}}});
+    // The spread and entries of sample_profile's function 0, in two halves.
+    for (FunctionCell* c : {&part1.cells[0], &part2.cells[1]}) {
+        c->entries = c == &part1.cells[0] ? 3 : 4;
+        c->events[0].sq = c == &part1.cells[0] ? 2e7 : 2.5e7;
+        c->events[1].sq = 0.0625;
+        c->events[1].entry_count = 1;
+        c->events[1].entry_coverage_ns = 500'000;
+        c->events[1].entry_sq = 0.03125;
+    }
     p.intervals = {part1, p.intervals[1], part2, p.intervals[2]};
     return p;
 }

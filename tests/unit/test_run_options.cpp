@@ -56,6 +56,21 @@ TEST_CASE("run options: bad options are usage errors") {
     CHECK_THROWS_AS(parse({"sprof_lib", "-e"}, o), UsageError);
     CHECK_THROWS_AS(parse({"sprof_lib", "--backend", "magic", "p"}, o), UsageError);
     CHECK_THROWS_AS(parse({"sprof_lib", "--clock", "wall", "p"}, o), UsageError);  // sprof_pt only
+    CHECK_THROWS_WITH(parse({"sprof_lib", "--rotation", "random", "p"}, o),
+                      "unknown rotation 'random' (use shuffled or round-robin)");
+    CHECK_THROWS_WITH(parse({"sprof_pt", "--rotation-seed", "-1", "p"}, o, Tool::sprof_pt),
+                      "invalid --rotation-seed '-1' (a whole number below 2^64)");
+    CHECK_THROWS_WITH(parse({"preprof", "--rotation", "shuffled", "p"}, o, Tool::preprof),
+                      "--rotation is an option of sprof_lib and sprof_pt");
+}
+
+TEST_CASE("run options: the rotation is shuffled unless asked otherwise") {
+    RunOptions o;
+    CHECK(o.rotation.kind == Rotation::shuffled);
+    parse({"sprof_pt", "--rotation", "round-robin", "--rotation-seed", "7", "p"}, o, Tool::sprof_pt);
+    CHECK(o.rotation.kind == Rotation::round_robin);
+    CHECK(o.rotation.seed == 7);
+    CHECK(o.given(Option::rotation_seed));
 }
 
 TEST_CASE("run options: each tool takes its own options, and says whose another one is") {
@@ -136,7 +151,7 @@ TEST_CASE("run options: the environment carries every runtime option, and names 
     for (const auto& [k, v] : env) names.push_back(k);
     CHECK(names == std::vector<std::string>{"SPROF_EVENTS", "SPROF_SLOTS", "SPROF_SAMPLE_INTERVAL",
                                             "SPROF_HIST_SAMPLES", "SPROF_HIST_INTERVAL", "SPROF_OUTPUT",
-                                            "SPROF_CONTROL", "SPROF_BACKEND", "SPROF_LOCALITY",
+                                            "SPROF_CONTROL", "SPROF_BACKEND", "SPROF_ROTATION", "SPROF_ROTATION_SEED", "SPROF_LOCALITY",
                                             "SPROF_LINE_SIZE", "SPROF_LOCALITY_SEED"});
     for (const auto& [k, v] : env) setenv(k.c_str(), v.c_str(), 1);
     RunOptions back = from_environment();
@@ -161,10 +176,13 @@ TEST_CASE("run options: environment round trip and output names") {
     o.sample_interval_ns = 2'000'000;
     o.hist_interval_ns = 500'000'000;
     o.output = "out.sprof";
+    o.rotation = {Rotation::round_robin, 18446744073709551615ull};
     for (const auto& [k, v] : to_environment(o)) setenv(k.c_str(), v.c_str(), 1);
     RunOptions back = from_environment();
     CHECK(event_list(back.events) == "task-clock");
     CHECK(back.slots == 3);
+    CHECK(back.rotation.kind == Rotation::round_robin);
+    CHECK(back.rotation.seed == 18446744073709551615ull);
     CHECK(back.sample_interval_ns == 2'000'000);
     CHECK(back.hist_interval_ns == 500'000'000);
     CHECK(back.output == "out.sprof");

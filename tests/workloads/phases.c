@@ -2,12 +2,13 @@
  * phases that alternate. setup() faults in fresh memory, compress() is pure
  * computation, decompress() computes and touches fresh pages at a steady rate.
  * Writes the true phase boundaries to the truth file, in seconds of the main
- * thread's CPU time since main() began: the clock sprof samples it on, from
- * about where sampling starts. (Not the process's CPU time, which also
- * counts a profiler's own threads, such as sprof_lib's writer; and not from
- * the thread's start: loading and relocating a preloaded profiler takes
- * tens of milliseconds before sampling begins.) -w writes the same boundaries
- * in seconds of CLOCK_MONOTONIC, for whoever watches the run live.
+ * thread's task-clock since main() began: the clock of a profile's time
+ * axis, from about where sampling starts. (Not the process's CPU time,
+ * which also counts a profiler's own threads, such as sprof_lib's writer;
+ * and not from the thread's start: loading and relocating a preloaded
+ * profiler takes tens of milliseconds before sampling begins.) -w writes the
+ * same boundaries in seconds of CLOCK_MONOTONIC, for whoever watches the run
+ * live.
  *
  * usage: phases [-r ROUNDS] [-l PHASE_SECONDS] [-o TRUTH_FILE] [-w WALL_TRUTH_FILE] */
 #include "workload_common.h" /* first: it defines _GNU_SOURCE */
@@ -40,8 +41,8 @@ __attribute__((noinline)) void compress(double seconds) { spin_cpu(seconds, &sin
 
 __attribute__((noinline)) void decompress(double seconds, char *fresh) { fault_steadily(seconds, 0.002, fresh, 16); }
 
-static double since_main;  /* the thread's CPU time when main() began */
-static double now_s(void) { return thread_cpu_s() - since_main; }
+static double since_main;  /* the thread's task-clock when main() began */
+static double now_s(void) { return task_clock_s() - since_main; }
 
 static FILE *out, *wall;
 static double cpu_start, wall_start;
@@ -57,7 +58,7 @@ static void phase_ended(const char *name) {
 }
 
 int main(int argc, char **argv) {
-    since_main = thread_cpu_s();
+    since_main = task_clock_s();
     int rounds = 2;
     double phase_s = 0.8;
     const char *truth = NULL, *wall_truth = NULL;
@@ -77,7 +78,7 @@ int main(int argc, char **argv) {
         perror(!out ? truth : wall_truth);
         return 3;
     }
-    fprintf(out, "# phase start_cpu_s end_cpu_s\n");
+    fprintf(out, "# phase start_s end_s (task-clock since main())\n");
     if (wall) fprintf(wall, "# phase start_monotonic_s end_monotonic_s\n");
     /* Fresh pages for a phase: 32 per ms in setup, 8 per ms in decompress. */
     const long setup_pages = (long)(phase_s / 2 / 0.001 + 0.5) * 32;

@@ -32,6 +32,10 @@
 #define CMDEV_ATTACH_ON_EXEC	(1u << 1) /* start counting at the task's next execve */
 #define CMDEV_ATTACH_FLAGS_ALL	0x3u
 
+/* struct cmdev_config.flags */
+#define CMDEV_CONFIG_SHUFFLE	(1u << 0) /* each round of the rotation in a random order, from .seed */
+#define CMDEV_CONFIG_FLAGS_ALL	0x1u
+
 /* struct cmdev_sample.flags */
 #define CMDEV_SAMPLE_EXITED	(1u << 0) /* the task has exited: these deltas are final, the next SAMPLE is -ESRCH */
 #define CMDEV_SAMPLE_NOT_STARTED (1u << 1) /* ATTACH_ON_EXEC and no exec yet: nothing counted, nothing rotated */
@@ -46,6 +50,8 @@ struct cmdev_version {
 	__u32 event_flags;	/* out: supported cmdev_event.flags */
 	__u32 attach_flags;	/* out: supported cmdev_attach.flags */
 	__u32 reserved;		/* out: 0 */
+	__u32 config_flags;	/* out: supported cmdev_config.flags (0 from modules before it) */
+	__u32 reserved2;	/* out: 0 */
 };
 
 /* One event: a subset of struct perf_event_attr. */
@@ -61,6 +67,9 @@ struct cmdev_config {
 	__u32 slots;		/* in: K, 1..n_events: events live at once */
 	__u32 event_size;	/* in: sizeof(struct cmdev_event) */
 	__u64 events;		/* in: user pointer to n_events struct cmdev_event */
+	__u32 flags;		/* in: CMDEV_CONFIG_* */
+	__u32 reserved;		/* in: 0 */
+	__u64 seed;		/* in: with CMDEV_CONFIG_SHUFFLE, the state of the splitmix64 stream the orders are drawn from */
 };
 
 struct cmdev_attach {

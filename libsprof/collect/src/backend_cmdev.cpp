@@ -30,8 +30,9 @@ std::string paranoid_level() {
     return f >> level ? level : "?";
 }
 
-// Opens the device and checks that it speaks our ABI.
-int open_device() {
+// Opens the device and checks that it speaks our ABI (and, for a shuffled
+// rotation, that the module can shuffle).
+int open_device(Rotation::Kind rotation) {
     int fd = ::open(kDevice, O_RDWR | O_CLOEXEC);
     if (fd < 0) {
         const int err = errno;
@@ -49,6 +50,11 @@ int open_device() {
         ::close(fd);
         throw BackendError("cmdev: /dev/cmdev speaks ABI " + std::to_string(v.abi_version) + ", not " +
                            std::to_string(CMDEV_ABI_VERSION) + " — load the matching kmod/cmdev.ko");
+    }
+    if (rotation == Rotation::shuffled && !(v.config_flags & CMDEV_CONFIG_SHUFFLE)) {
+        ::close(fd);
+        throw BackendError("cmdev: this kmod/cmdev.ko cannot shuffle the rotation — load the module of this "
+                           "sprof, or use --rotation round-robin");
     }
     return fd;
 }
@@ -107,26 +113,31 @@ private:
 
 class CmdevBackend final : public Backend {
 public:
-    CmdevBackend(const std::vector<EventSpec>& events, unsigned slots) : names_(events.size()) {
+    CmdevBackend(const std::vector<EventSpec>& events, unsigned slots, Rotation rotation)
+        : names_(events.size()), rotation_(rotation) {
         for (size_t e = 0; e < events.size(); ++e) {
             events_.push_back(to_cmdev_event(events[e]));
             names_[e] = events[e].name;
         }
         const auto n = static_cast<unsigned>(events.size());
         slots_ = slots == 0 || slots > n ? n : slots;
-        ::close(open_device());  // fail now, not when the program is already running
+        ::close(open_device(rotation_.kind));  // fail now, not when the program is already running
     }
 
     std::string name() const override { return "cmdev"; }
 
     std::unique_ptr<TaskCounters> attach(pid_t tid, bool enable_on_exec, uint64_t /*ticks: the caller's*/) override {
-        const int fd = open_device();
+        const int fd = open_device(rotation_.kind);
         cmdev_config c{};
         c.size = sizeof c;
         c.n_events = static_cast<uint32_t>(events_.size());
         c.slots = slots_;
         c.event_size = sizeof(cmdev_event);
         c.events = reinterpret_cast<uintptr_t>(events_.data());
+        if (rotation_.kind == Rotation::shuffled) {
+            c.flags = CMDEV_CONFIG_SHUFFLE;
+            c.seed = rotation_stream(rotation_.seed, static_cast<uint32_t>(tid ? tid : gettid()));
+        }
         if (ioctl(fd, CMDEV_IOC_CONFIGURE, &c) < 0) fail(fd, "configuring " + event_list(), errno);
         cmdev_attach a{};
         a.size = sizeof a;
@@ -159,12 +170,14 @@ private:
     std::vector<cmdev_event> events_;
     std::vector<std::string> names_;
     unsigned slots_ = 0;
+    Rotation rotation_;
 };
 
 }  // namespace
 
-std::unique_ptr<Backend> make_cmdev_backend(const std::vector<EventSpec>& events, unsigned slots) {
-    return std::make_unique<CmdevBackend>(events, slots);
+std::unique_ptr<Backend> make_cmdev_backend(const std::vector<EventSpec>& events, unsigned slots,
+                                            Rotation rotation) {
+    return std::make_unique<CmdevBackend>(events, slots, rotation);
 }
 
 }  // namespace sprof

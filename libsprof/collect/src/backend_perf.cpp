@@ -62,9 +62,11 @@ perf_event_attr leader_attr(uint64_t period_ns, bool on_exec) {
 
 class PerfTaskCounters final : public TaskCounters {
 public:
-    PerfTaskCounters(const std::vector<EventSpec>& events, unsigned slots, pid_t tid, bool on_exec,
-                     uint64_t period_ns)
-        : sched_(static_cast<unsigned>(events.size()), slots), n_(static_cast<unsigned>(events.size())) {
+    PerfTaskCounters(const std::vector<EventSpec>& events, unsigned slots, Rotation rotation, pid_t tid,
+                     bool on_exec, uint64_t period_ns)
+        : sched_(static_cast<unsigned>(events.size()), slots, rotation.kind,
+                 rotation_stream(rotation.seed, static_cast<uint32_t>(tid ? tid : gettid()))),
+          n_(static_cast<unsigned>(events.size())) {
         try {
             const perf_event_attr leader = leader_attr(period_ns, on_exec);
             leader_fd_ = open(leader, period_ns ? "task-clock (sampling timer)" : "task-clock (reference)", tid, -1);
@@ -240,21 +242,23 @@ private:
 
 class PerfBackend final : public Backend {
 public:
-    PerfBackend(std::vector<EventSpec> events, unsigned slots) : events_(std::move(events)), slots_(slots) {}
+    PerfBackend(std::vector<EventSpec> events, unsigned slots, Rotation rotation)
+        : events_(std::move(events)), slots_(slots), rotation_(rotation) {}
     std::string name() const override { return "perf"; }
     std::unique_ptr<TaskCounters> attach(pid_t tid, bool enable_on_exec, uint64_t sample_period_ns) override {
-        return std::make_unique<PerfTaskCounters>(events_, slots_, tid, enable_on_exec, sample_period_ns);
+        return std::make_unique<PerfTaskCounters>(events_, slots_, rotation_, tid, enable_on_exec, sample_period_ns);
     }
 
 private:
     std::vector<EventSpec> events_;
     unsigned slots_;
+    Rotation rotation_;
 };
 
 }  // namespace
 
-std::unique_ptr<Backend> make_perf_backend(const std::vector<EventSpec>& events, unsigned slots) {
-    return std::make_unique<PerfBackend>(events, slots);
+std::unique_ptr<Backend> make_perf_backend(const std::vector<EventSpec>& events, unsigned slots, Rotation rotation) {
+    return std::make_unique<PerfBackend>(events, slots, rotation);
 }
 
 }  // namespace sprof

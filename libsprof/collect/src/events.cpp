@@ -22,7 +22,10 @@ namespace sprof {
 namespace {
 
 namespace fs = std::filesystem;
-const fs::path kSysfsPmus = "/sys/bus/event_source/devices";
+// A plain string, not a path object: the runtime resolves its events in a
+// constructor of the preloaded library, before this file's dynamic
+// initialisers may have run.
+constexpr const char* kSysfsPmus = "/sys/bus/event_source/devices";
 
 void init_pfm() {
     static std::once_flag once;
@@ -78,10 +81,10 @@ bool resolve_sysfs(const std::string& name, EventSpec& ev) {
     if (slash == std::string::npos || slash == 0 || name.back() != '/') return false;
     std::string pmu = name.substr(0, slash);
     std::string terms = name.substr(slash + 1, name.size() - slash - 2);
-    fs::path dir = kSysfsPmus / pmu;
+    fs::path dir = fs::path(kSysfsPmus) / pmu;
     if (!fs::exists(dir / "type"))
         throw EventError("cannot count '" + name + "': no PMU named '" + pmu + "' on this machine (see " +
-                         kSysfsPmus.string() + ")");
+                         kSysfsPmus + ")");
     ev.attr.type = std::stoul(read_line(dir / "type"));
     if (fs::exists(dir / "events" / terms)) {
         ev.time_like = terms == "tsc";  // TSC ticks while on CPU: a clock, not work done
@@ -98,6 +101,21 @@ bool resolve_sysfs(const std::string& name, EventSpec& ev) {
         if (!fs::exists(dir / "format" / key))
             throw EventError("cannot count '" + name + "': PMU '" + pmu + "' has no event or term '" + key + "'");
         apply_format(ev.attr, read_line(dir / "format" / key), value, name);
+    }
+    // A PMU that cannot tell privilege levels apart (msr: the kernel's
+    // PERF_PMU_CAP_NO_EXCLUDE) refuses every exclude bit with EINVAL. Like
+    // perf, leave out exclude_hv for it: it means nothing outside a
+    // hypervisor. A user who may count user space only still cannot count
+    // such an event (perf_open_error says why).
+    if (int fd = perf_event_open_task(ev.attr, 0); fd >= 0) {
+        close(fd);
+    } else if (fd == -EINVAL && ev.attr.exclude_hv) {
+        perf_event_attr plain = ev.attr;
+        plain.exclude_hv = 0;
+        if (int again = perf_event_open_task(plain, 0); again >= 0 || again != -EINVAL) {
+            if (again >= 0) close(again);
+            ev.attr.exclude_hv = 0;
+        }
     }
     return true;
 }

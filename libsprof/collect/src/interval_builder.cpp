@@ -42,6 +42,10 @@ void IntervalBuilder::add(uint32_t function, const RawSample& s, uint32_t locati
     }
     ++samples_;
     last_ns_ = s.wall_ns;
+    // An entry: the thread's previous sample was elsewhere (or there was
+    // none), so this sampling interval began in another function.
+    const bool entry = !last_function_ || *last_function_ != function;
+    last_function_ = function;
     // What the sample adds to each event, the same for the function's cell
     // and the location's.
     double carried[kMaxEvents];
@@ -65,14 +69,30 @@ void IntervalBuilder::add(uint32_t function, const RawSample& s, uint32_t locati
             carried[e] = last_delta_[e];  // the paper's rule: same delta as when last counted
         }
     }
+    // The spread of the deltas and the entries' part of them go to the
+    // cell that records them (a function's; a location's record holds the
+    // sums only).
     auto charge = [&](auto& cell) {
+        constexpr bool spread = requires { cell.entries; };
         ++cell.samples;
         cell.time_ns += s.ref_ns;
+        if constexpr (spread) cell.entries += entry;
         for (unsigned e = 0; e < n_; ++e) {
             EventCell& ec = cell.events[e];
             if (s.live_mask & (1u << e)) {
+                const uint64_t cover = s.coverage(e);
                 ec.count += s.delta[e];
-                ec.coverage_ns += s.coverage(e);
+                ec.coverage_ns += cover;
+                if constexpr (spread) {
+                    const auto delta = static_cast<double>(s.delta[e]);
+                    const double sq = cover ? delta * delta / static_cast<double>(cover) : 0.0;
+                    ec.sq += sq;
+                    if (entry) {
+                        ec.entry_count += s.delta[e];
+                        ec.entry_coverage_ns += cover;
+                        ec.entry_sq += sq;
+                    }
+                }
             }
             if (!std::isnan(carried[e])) ec.carry = std::isnan(ec.carry) ? carried[e] : ec.carry + carried[e];
         }

@@ -57,6 +57,7 @@ RunOptions prepare_run(int argc, char** argv, Tool tool) {
     parse_run_options(argc, argv, tool, run);
     if (run.list_events || !run.program) return run;
     if (tool != Tool::preprof) take_control_file(run);  // preprof writes control files, never reads one
+    if (!run.given(Option::rotation_seed)) run.rotation.seed = random_seed();
     resolve_run(run, tool_name(tool));
     return run;
 }
@@ -74,7 +75,7 @@ void resolve_run(RunOptions& run, const std::string& tool) {
     // The run's counters, once, on this process, through the backend the run
     // will use (its permission rules, not perf's, for cmdev): a run never
     // starts with an event, a timer or a device it cannot have.
-    make_backend(run.backend, run.events, run.slots)->attach(0, false, run.sample_interval_ns);
+    make_backend(run.backend, run.events, run.slots, run.rotation)->attach(0, false, run.sample_interval_ns);
 }
 
 int collector_main(int argc, char** argv, Tool tool, const std::function<int(RunOptions&)>& body) {

@@ -4,7 +4,6 @@
 #include <cerrno>
 #include <cstdlib>
 
-#include <random>
 #include <stdexcept>
 
 #include "sprof/instrumented.hpp"
@@ -57,23 +56,13 @@ uint32_t parse_line_size(const std::string& value) {
     return static_cast<uint32_t>(bytes);
 }
 
-uint64_t parse_seed(const std::string& value) {
-    uint64_t seed = 0;
-    if (!parse_number(value, 0, UINT64_MAX, seed))
-        throw UsageError("invalid --locality-seed '" + value + "' (a whole number below 2^64)");
-    return seed;
-}
-
 void prepare_locality(RunOptions& run) {
     if (!run.locality.present) {
         if (run.given(Option::line_size) || run.given(Option::locality_seed))
             throw UsageError("--line-size and --locality-seed go with --locality");
         return;
     }
-    if (!run.given(Option::locality_seed)) {
-        std::random_device random;
-        run.locality.seed = uint64_t{random()} << 32 | random();
-    }
+    if (!run.given(Option::locality_seed)) run.locality.seed = random_seed();
     // A program that cannot be found is exec_program's to report.
     if (const std::string path = find_program(run.program[0]); !path.empty())
         if (const std::string why = why_not_instrumented(path); !why.empty()) throw std::runtime_error(why);

@@ -66,6 +66,10 @@ std::string perf_open_error(const std::string& name, const perf_event_attr& attr
     else if (err == EACCES || err == EPERM)
         why = "permission denied (kernel.perf_event_paranoid = " + std::to_string(paranoid_level()) +
               "; counting another user's task or kernel space needs CAP_PERFMON or a paranoid level of 1)";
+    else if (err == EINVAL && attr.type >= PERF_TYPE_MAX && attr.exclude_kernel)
+        why = "its PMU counts user and kernel space together, and this user may count user space only "
+              "(kernel.perf_event_paranoid = " + std::to_string(paranoid_level()) +
+              "; needs CAP_PERFMON or a paranoid level of 1) — leave it out";
     else if (err == EMFILE)
         why = "too many open files (raise ulimit -n)";
     else if (err == ENOSPC || err == EBUSY)

@@ -14,12 +14,13 @@
 namespace sprof {
 namespace {
 
-// The filter of a disarmed fast path: nothing watched. Its size fixes the
-// shift, so a bucket index stays inside it.
-constexpr size_t kMinFilter = 4096;
-alignas(64) const uint8_t kNothingWatched[kMinFilter] = {};
+// The smallest filter is the disarmed one's size.
+constexpr size_t kMinFilter = kNothingWatchedSize;
 
-constexpr uint32_t shift_for(size_t buckets) { return 64 - static_cast<uint32_t>(std::countr_zero(buckets)); }
+// The table's slot of a line: the top bits of its product with 2^64 / golden
+// ratio (Fibonacci hashing), `shift` = 64 − log2(slots).
+constexpr uint64_t kLineHashFactor = 0x9e3779b97f4a7c15ull;
+size_t table_slot(uint64_t line, uint32_t shift) { return (line * kLineHashFactor) >> shift; }
 
 constexpr size_t kMinCapacity = 64;
 // Filter buckets per table slot: the table is at most half full, so at most
@@ -59,12 +60,6 @@ struct ReuseSampler::Follow {
     TenureStep steps[kTenureSteps];
 };
 
-void disarm(HotPath& h) {
-    h.next_event = UINT64_MAX;
-    h.filter = kNothingWatched;
-    h.filter_shift = shift_for(kMinFilter);
-}
-
 ReuseSampler::ReuseSampler(const SamplerSettings& s, uint32_t tid, uint64_t seed)
     : tid_(tid),
       line_size_(s.line_size),
@@ -85,14 +80,13 @@ ReuseSampler::ReuseSampler(const SamplerSettings& s, uint32_t tid, uint64_t seed
     table_ = map_zeroed<Watch>(capacity_);
     filter_size_ = std::max(kMinFilter, capacity_ * kBucketsPerSlot);
     filter_ = map_zeroed<uint8_t>(filter_size_);
-    filter_shift_ = shift_for(filter_size_);
     next_sample_ = gap();
 }
 
 ReuseSampler::~ReuseSampler() {
     unmap_zeroed(table_, capacity_);
     unmap_zeroed(filter_, filter_size_);
-    unmap_zeroed(retired_filter_, retired_filter_size_);
+    for (size_t i = 0; i < retired_count_; ++i) unmap_zeroed(retired_[i].filter, retired_[i].size);
     unmap_zeroed(follows_, follow_capacity_);
     delete samples_;
     delete windows_;
@@ -111,16 +105,17 @@ uint64_t ReuseSampler::gap() {
 
 void ReuseSampler::arm(HotPath& h) const {
     h.next_event = finished_ ? UINT64_MAX : std::min(next_sample_, window_end_);
-    h.filter_shift = filter_shift_;
     h.filter = filter_;
+    h.filter_mask = filter_size_ - 1;
+    h.line_mask = ~(uint64_t{line_size_} - 1);
 }
 
 size_t ReuseSampler::home(uint64_t line) const {
-    return filter_bucket(line, 64 - std::countr_zero(capacity_));
+    return table_slot(line, 64 - std::countr_zero(capacity_));
 }
 
 void ReuseSampler::erase(Watch* w) {
-    uint8_t& count = filter_[filter_bucket(w->line, filter_shift_)];
+    uint8_t& count = filter_[bucket(w->line)];
     if (count != 255) --count;
     // Backward shift: later entries of the probe run move into the hole
     // unless they already sit at or after their home slot.
@@ -142,7 +137,7 @@ void ReuseSampler::insert(const Watch& w) {
     size_t i = home(w.line);
     while (table_[i].n != 0) i = (i + 1) & (capacity_ - 1);
     table_[i] = w;
-    uint8_t& count = filter_[filter_bucket(w.line, filter_shift_)];
+    uint8_t& count = filter_[bucket(w.line)];
     if (count != 255) ++count;
     ++open_;
 }
@@ -163,20 +158,15 @@ void ReuseSampler::grow() {
     table_ = map_zeroed<Watch>(capacity_);
     filter_size_ = std::max(kMinFilter, capacity_ * kBucketsPerSlot);
     filter_ = map_zeroed<uint8_t>(filter_size_);
-    filter_shift_ = shift_for(filter_size_);
     open_ = 0;
     for (size_t i = 0; i < old_capacity; ++i)
         if (old[i].n != 0) insert(old[i]);  // fits: the new table is twice the old
     unmap_zeroed(old, old_capacity);
-    // The filter the fast path reads stays mapped until access() has re-armed
-    // it: a signal handler of this thread may still read it. A second growth
-    // in the same access replaces a filter the fast path never saw.
-    if (retired_filter_) {
-        unmap_zeroed(old_filter, old_filter_size);
-    } else {
-        retired_filter_ = old_filter;
-        retired_filter_size_ = old_filter_size;
-    }
+    // The old filter stays mapped as long as the sampler: the program's
+    // code may hold its address in a register, and a signal handler's slow
+    // path may grow the filter under it. (Each filter is twice the last, so
+    // all the old ones together are smaller than the new one.)
+    retired_[retired_count_++] = Retired{old_filter, old_filter_size};
 }
 
 void ReuseSampler::emit(const RawReuse& r) {
@@ -316,7 +306,7 @@ void ReuseSampler::close_window(uint64_t n, uint64_t unseen_words) {
 
 bool ReuseSampler::access(HotPath& h, uint64_t n, uint64_t line, const Access& a) {
     if (finished_) return false;
-    if (filter_[filter_bucket(line, filter_shift_)]) reuse(n, line, a);
+    if (filter_[bucket(line)]) reuse(n, line, a);
     if (n >= next_sample_) {
         watch(n, line, a);
         ++window_samples_;
@@ -324,11 +314,6 @@ bool ReuseSampler::access(HotPath& h, uint64_t n, uint64_t line, const Access& a
     }
     if (n >= window_end_) close_window(n, h.unseen_words.load(std::memory_order_relaxed));
     arm(h);
-    if (retired_filter_) {
-        std::atomic_signal_fence(std::memory_order_seq_cst);  // h points at the new filter first
-        unmap_zeroed(retired_filter_, retired_filter_size_);
-        retired_filter_ = nullptr;
-    }
     // Once per filling: the reader may be asleep until its next period.
     const bool half = samples_->half_full() || starts_->half_full() || tenures_->half_full();
     const bool wake = half && !reader_called_;

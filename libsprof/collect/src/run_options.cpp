@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <random>
 
 #include "sprof/locality_options.hpp"
 #include "sprof/sample.hpp"
@@ -25,6 +26,20 @@ uint64_t parse_duration(const std::string& s) {
     double ns = v * scale;
     if (ns < 1000 || ns > 3600e9) throw UsageError("duration '" + s + "' out of range (1us … 1h)");
     return static_cast<uint64_t>(std::llround(ns));
+}
+
+uint64_t parse_seed(const std::string& value, const char* option) {
+    char* end = nullptr;
+    errno = 0;
+    const unsigned long long v = std::strtoull(value.c_str(), &end, 10);
+    if (value.empty() || value[0] < '0' || value[0] > '9' || *end || errno)
+        throw UsageError(std::string("invalid ") + option + " '" + value + "' (a whole number below 2^64)");
+    return v;
+}
+
+uint64_t random_seed() {
+    std::random_device random;
+    return uint64_t{random()} << 32 | random();
 }
 
 std::string format_duration(uint64_t ns) {
@@ -120,6 +135,21 @@ const OptionRow kOptions[] = {
      nullptr},
     {"no-follow", 0, nullptr, Option::follow, bit(Tool::sprof_pt), "do not follow fork/vfork/exec",
      [](RunOptions& r, const std::string&) { r.follow = false; }, nullptr},
+    {"rotation", 0, "shuffled|round-robin", Option::rotation, kCollectors,
+     "order of the live sets: each round in a random order (default;\n"
+     "no program rhythm can alias with it) or in turn",
+     [](RunOptions& r, const std::string& v) {
+         try {
+             r.rotation.kind = parse_rotation(v);
+         } catch (const std::invalid_argument& e) {
+             throw UsageError(e.what());
+         }
+     },
+     [](const RunOptions& r) { return std::string(to_string(r.rotation.kind)); }},
+    {"rotation-seed", 0, "N", Option::rotation_seed, kCollectors,
+     "seed of the shuffled rotation (default: random; recorded)",
+     [](RunOptions& r, const std::string& v) { r.rotation.seed = parse_seed(v, "--rotation-seed"); },
+     [](const RunOptions& r) { return std::to_string(r.rotation.seed); }},
     {"locality", 0, "[=RATE|exact]", Option::locality, bit(Tool::sprof_lib),
      "cache locality of a program built with sprof-cc/sprof-c++: reuse\n"
      "distances sampled once per RATE accesses (default 10000), or exact:\n"
@@ -131,7 +161,7 @@ const OptionRow kOptions[] = {
      [](const RunOptions& r) { return std::to_string(r.locality.line_size); }},
     {"locality-seed", 0, "N", Option::locality_seed, bit(Tool::sprof_lib),
      "seed of --locality's sample points (default: random; recorded)",
-     [](RunOptions& r, const std::string& v) { r.locality.seed = parse_seed(v); },
+     [](RunOptions& r, const std::string& v) { r.locality.seed = parse_seed(v, "--locality-seed"); },
      [](const RunOptions& r) { return r.locality.present ? std::to_string(r.locality.seed) : std::string(); }},
     {"list-events", 0, nullptr, Option::list_events, kAll, "print the events this machine can count",
      [](RunOptions& r, const std::string&) { r.list_events = true; }, nullptr},

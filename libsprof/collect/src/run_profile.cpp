@@ -36,6 +36,8 @@ ProfileHeader make_profile_header(const std::string& collector, const RunOptions
     h.hist_interval_ns = run.hist_interval_ns;
     h.hist_samples = h.hist_interval_ns ? 0 : run.hist_samples;
     h.slots = run.slots;
+    h.rotation = to_string(run.rotation.kind);
+    h.rotation_seed = run.rotation.seed;
     for (const auto& s : run.events) h.events.push_back(ProfileEvent{s.name, s.time_like, s.user_only()});
     const JobPlace job = job_place();
     h.rank = job.rank;

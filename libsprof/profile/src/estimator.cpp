@@ -1,6 +1,9 @@
 #include "sprof/estimator.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <stdexcept>
+#include <vector>
 
 namespace sprof {
 
@@ -12,15 +15,136 @@ Estimator parse_estimator(const std::string& s) {
 
 const char* to_string(Estimator e) { return e == Estimator::coverage ? "coverage" : "carry"; }
 
-std::optional<double> estimate(const EventCell& c, uint64_t time_ns, Estimator e) {
+namespace {
+
+// The samples a coverage estimate's rate comes from: count Y, coverage X (ns)
+// and spread Q (Σ d²/x) of either every live sample or, for one function
+// whose entries are known, those that did not enter it (see estimate()).
+struct RateSample {
+    double y = 0, x = 0, q = 0;
+};
+
+RateSample rate_sample(const EventCell& c, const EstimateBasis& b) {
+    const RateSample all{static_cast<double>(c.count), static_cast<double>(c.coverage_ns), c.sq};
+    if (!b.one_function || b.entries == kUnknownEntries) return all;
+    const RateSample inner{static_cast<double>(c.count - std::min(c.entry_count, c.count)),
+                           static_cast<double>(c.coverage_ns - std::min(c.entry_coverage_ns, c.coverage_ns)),
+                           c.sq - c.entry_sq};
+    return 2 * inner.x >= all.x && inner.x > 0 ? inner : all;
+}
+
+std::optional<double> coverage_estimate(const RateSample& r, uint64_t time_ns) {
+    if (r.x <= 0) return std::nullopt;
+    return r.y * static_cast<double>(time_ns) / r.x;
+}
+
+// The variance of a coverage estimate from the samples it used (see the
+// header); nullopt when the spread is unknown or fewer than two samples
+// were live.
+std::optional<double> coverage_variance(const RateSample& r, const EstimateBasis& b) {
+    if (b.samples == 0 || b.time_ns == 0 || r.x <= 0 || !std::isfinite(r.q)) return std::nullopt;
+    const double t = static_cast<double>(b.time_ns);
+    const double x = std::min(r.x, t);
+    const double mean_interval = t / static_cast<double>(b.samples);
+    const double m = x / mean_interval;  // live samples used
+    if (m < 2) return std::nullopt;
+    const double s = std::max(0.0, r.q - r.y * r.y / r.x);
+    const double empirical = (t / x) * (t / x) * (1 - x / t) * mean_interval * s * m / (m - 1);
+    const double one_unseen_event = (t - x) * t / (x * x);
+    return std::max(empirical, one_unseen_event);
+}
+
+}  // namespace
+
+std::optional<double> estimate(const EventCell& c, const EstimateBasis& b, Estimator e) {
     if (e == Estimator::carry) {
         if (std::isnan(c.carry)) return std::nullopt;
         return c.carry;
     }
-    if (c.coverage_ns == 0) return std::nullopt;
-    return static_cast<double>(c.count) * static_cast<double>(time_ns) /
-           static_cast<double>(c.coverage_ns);
+    return coverage_estimate(rate_sample(c, b), b.time_ns);
 }
+
+std::optional<EstimateSpread> estimate_spread(const EventCell& c, const EstimateBasis& b, Estimator e) {
+    const RateSample r = rate_sample(c, b);
+    const auto coverage = coverage_estimate(r, b.time_ns);
+    const auto value = e == Estimator::coverage ? coverage : estimate(c, b, e);
+    if (!value) return std::nullopt;
+    EstimateSpread s{*value, std::nullopt};
+    const auto variance = coverage_variance(r, b);
+    if (!variance || !coverage) return s;
+    const double bias = *value - *coverage;  // 0 for the coverage estimator itself
+    s.sd_own = std::sqrt(*variance + bias * bias);
+    return s;
+}
+
+std::optional<double> time_relative_sd(const EstimateBasis& b) {
+    if (!b.one_function) return 0.0;
+    if (b.entries == kUnknownEntries || b.samples == 0 || b.time_ns == 0) return std::nullopt;
+    const double n = static_cast<double>(b.samples), k = static_cast<double>(std::min(b.entries, b.samples));
+    const double mean_interval = static_cast<double>(b.time_ns) / n;
+    const double per_entry = std::max(1.0 / 6, k / n);
+    return std::sqrt(per_entry * k) * mean_interval / static_cast<double>(b.time_ns);
+}
+
+std::optional<Bounds> confidence_bounds(const EstimateSpread& s, std::optional<double> time_rel_sd) {
+    if (!s.sd_own || !time_rel_sd) return std::nullopt;
+    const double time_sd = s.value * *time_rel_sd;
+    const double sd = std::sqrt(*s.sd_own * *s.sd_own + time_sd * time_sd);
+    if (!std::isfinite(sd)) return std::nullopt;
+    return Bounds{std::max(0.0, s.value - kZ95 * sd), s.value + kZ95 * sd};
+}
+
+std::optional<Bounds> confidence_interval(const EventCell& c, const EstimateBasis& b, Estimator e) {
+    const auto s = estimate_spread(c, b, e);
+    if (!s) return std::nullopt;
+    return confidence_bounds(*s, time_relative_sd(b));
+}
+
+std::optional<Bounds> derived_interval(const DerivedValue& g, std::span<const DerivedInput> inputs,
+                                       std::span<const size_t> used, std::optional<double> time_rel_sd) {
+    std::vector<std::optional<double>> x;
+    for (const auto& in : inputs) x.push_back(in.value);
+    const auto centre = g(x);
+    if (!centre) return std::nullopt;
+    bool timed = false;
+    for (size_t i : used) {
+        if (i >= inputs.size() || !inputs[i].value || !inputs[i].sd) return std::nullopt;
+        timed = timed || inputs[i].scales_with_time;
+    }
+    // Half the change of g across ±1 sd of one error: its share of g's sd.
+    double variance = 0;
+    auto add_difference = [&](const std::vector<std::optional<double>>& up,
+                              const std::vector<std::optional<double>>& down) {
+        const auto hi = g(up), lo = g(down);
+        if (!hi || !lo) return false;
+        variance += (*hi - *lo) * (*hi - *lo) / 4;
+        return true;
+    };
+    for (size_t i : used) {
+        if (*inputs[i].sd == 0) continue;
+        auto up = x, down = x;
+        up[i] = *x[i] + *inputs[i].sd;
+        down[i] = *x[i] - *inputs[i].sd;
+        if (!add_difference(up, down)) return std::nullopt;
+    }
+    if (timed) {
+        if (!time_rel_sd) return std::nullopt;
+        auto up = x, down = x;
+        for (size_t i : used)
+            if (inputs[i].scales_with_time) up[i] = *x[i] * (1 + *time_rel_sd), down[i] = *x[i] * (1 - *time_rel_sd);
+        if (!add_difference(up, down)) return std::nullopt;
+    }
+    const double sd = std::sqrt(variance);
+    if (!std::isfinite(sd)) return std::nullopt;
+    return Bounds{*centre - kZ95 * sd, *centre + kZ95 * sd};
+}
+
+namespace {
+
+// Unknown (NaN) + anything = unknown: a spread is known only if every part's is.
+double add_known(double a, double b) { return std::isnan(a) || std::isnan(b) ? NAN : a + b; }
+
+}  // namespace
 
 void accumulate(EventCell& a, const EventCell& b) {
     a.count += b.count;
@@ -28,12 +152,28 @@ void accumulate(EventCell& a, const EventCell& b) {
     // Unknown + known = known: the unknown part contributed nothing measurable.
     if (std::isnan(a.carry)) a.carry = b.carry;
     else if (!std::isnan(b.carry)) a.carry += b.carry;
+    a.sq = add_known(a.sq, b.sq);
+    a.entry_count += b.entry_count;
+    a.entry_coverage_ns += b.entry_coverage_ns;
+    a.entry_sq = add_known(a.entry_sq, b.entry_sq);
+}
+
+uint64_t add_entries(uint64_t a, uint64_t b) {
+    return a == kUnknownEntries || b == kUnknownEntries ? kUnknownEntries : a + b;
 }
 
 void withdraw(EventCell& a, const EventCell& b) {
     a.count -= std::min(a.count, b.count);
     a.coverage_ns -= std::min(a.coverage_ns, b.coverage_ns);
     if (!std::isnan(a.carry) && !std::isnan(b.carry)) a.carry -= b.carry;
+    a.sq = add_known(a.sq, -b.sq);
+    a.entry_sq = add_known(a.entry_sq, -b.entry_sq);
+    if (!std::isnan(a.sq)) a.sq = std::max(a.sq, 0.0);
+    if (!std::isnan(a.entry_sq)) a.entry_sq = std::max(a.entry_sq, 0.0);
+    // The entries' part is a part of the rest.
+    a.entry_count = std::min(a.entry_count - std::min(a.entry_count, b.entry_count), a.count);
+    a.entry_coverage_ns =
+        std::min(a.entry_coverage_ns - std::min(a.entry_coverage_ns, b.entry_coverage_ns), a.coverage_ns);
 }
 
 }  // namespace sprof

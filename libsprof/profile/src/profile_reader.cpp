@@ -96,6 +96,12 @@ void read_header(Decoder& d, ProfileHeader& h) {
         h.launcher = d.str();
         if (h.rank < -1) throw Corrupt{fmt::format("rank {}", h.rank)};
     }
+    if (d.left() > 0) {  // the rotation: absent before format 1.4 (round-robin)
+        h.rotation = d.str();
+        h.rotation_seed = d.u64();
+        if (h.rotation != "round-robin" && h.rotation != "shuffled")
+            throw Corrupt{fmt::format("unknown rotation '{}'", h.rotation)};
+    }
 }
 
 void read_object(Decoder& d, Profile& p) {
@@ -128,6 +134,34 @@ void read_thread(Decoder& d, Profile& p) {
     p.threads.push_back(std::move(t));
 }
 
+// The spread block after an INTERVAL's cells (minor 4); without it (an
+// older writer) the spread and the entries are unknown.
+void read_spread(Decoder& d, std::vector<FunctionCell>& cells, size_t n_events) {
+    if (d.left() == 0) {
+        for (auto& c : cells) {
+            c.entries = kUnknownEntries;
+            for (auto& ev : c.events) ev.sq = ev.entry_sq = NAN;
+        }
+        return;
+    }
+    const size_t spread_size = records::kCellSpreadFixedSize + n_events * records::kEventSpreadSize;
+    if (cells.size() > d.left() / spread_size)
+        throw Corrupt{fmt::format("the spread of {} cells does not fit in the record", cells.size())};
+    for (auto& c : cells) {
+        c.entries = d.u64();
+        if (c.entries != kUnknownEntries && c.entries > c.samples)
+            throw Corrupt{fmt::format("{} entries in a cell of {} samples", c.entries, c.samples)};
+        for (auto& ev : c.events) {
+            ev.sq = d.f64();
+            ev.entry_count = d.u64();
+            ev.entry_coverage_ns = d.u64();
+            ev.entry_sq = d.f64();
+            if (ev.entry_count > ev.count || ev.entry_coverage_ns > ev.coverage_ns)
+                throw Corrupt{"a cell's entries count more than the cell"};
+        }
+    }
+}
+
 Interval read_interval(Decoder& d, const Profile& p) {
     Interval iv;
     iv.tid = d.u32();
@@ -142,6 +176,7 @@ Interval read_interval(Decoder& d, const Profile& p) {
             throw Corrupt{fmt::format("unknown function id {}", c.function)};
         records::read_cell_sums(d, c, n_events);
     }
+    read_spread(d, iv.cells, n_events);
     return iv;
 }
 

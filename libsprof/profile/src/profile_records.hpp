@@ -46,6 +46,10 @@ constexpr uint16_t kSourceLinesMinor = 6;
 constexpr size_t kIntervalFixedSize = 4 + 4 + 8 + 8 + 4 + 4;
 constexpr size_t kCellFixedSize = 4 + 8 + 8;
 constexpr size_t kEventCellSize = 8 + 8 + 8;
+// The spread block after the cells (minor 4): per cell its entries, and per
+// event sq, entry_count, entry_coverage_ns, entry_sq.
+constexpr size_t kCellSpreadFixedSize = 8;
+constexpr size_t kEventSpreadSize = 8 + 8 + 8 + 8;
 
 // CODE_LOCATIONS: a location without inlined calls, each inlined call, an address row.
 constexpr size_t kLocationFixedSize = 4 + 4 + 4 + 4;

@@ -61,6 +61,8 @@ void put_header(Encoder& e, const ProfileHeader& h) {
     e.u32(h.ranks);
     e.str(h.job_id);
     e.str(h.launcher);
+    e.str(h.rotation);
+    e.u64(h.rotation_seed);
     e.end_record();
 }
 
@@ -134,6 +136,15 @@ void put_interval(Encoder& e, const Interval& iv, size_t n_events, uint32_t n_fu
             fail(path, fmt::format("interval {} of thread {} has a cell with {} events, the header has {}",
                                    iv.seq, iv.tid, c.events.size(), n_events));
         records::put_cell(e, c.function, c);
+    }
+    for (const auto& c : iv.cells) {
+        e.u64(c.entries);
+        for (const auto& ev : c.events) {
+            e.f64(ev.sq);
+            e.u64(ev.entry_count);
+            e.u64(ev.entry_coverage_ns);
+            e.f64(ev.entry_sq);
+        }
     }
     e.end_record();
     if (iv.lines.empty()) return;

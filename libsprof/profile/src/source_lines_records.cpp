@@ -1,5 +1,6 @@
 #include "source_lines_records.hpp"
 
+#include <cmath>
 #include <fmt/format.h>
 
 namespace sprof::records {
@@ -107,6 +108,8 @@ LineCellsPart read_line_cells(Decoder& d, const Profile& p) {
         c.location = d.u32();
         if (c.location >= p.lines.locations.size()) throw Corrupt{fmt::format("unknown location id {}", c.location)};
         read_cell_sums(d, c, n_events);
+        // The record holds no spread of the deltas: unknown, not none.
+        for (EventCell& ev : c.events) ev.sq = ev.entry_sq = NAN;
     }
     return part;
 }

@@ -11,6 +11,7 @@
 
 #include "sprof/events.hpp"
 #include "sprof/sample.hpp"
+#include "sprof/scheduler.hpp"
 
 namespace sprof {
 
@@ -65,13 +66,16 @@ public:
     virtual std::unique_ptr<TaskCounters> attach(pid_t tid, bool enable_on_exec, uint64_t sample_period_ns) = 0;
 };
 
-std::unique_ptr<Backend> make_perf_backend(const std::vector<EventSpec>& events, unsigned slots);
+// Every thread's live sets follow `rotation`, from its own stream of the
+// seed (rotation_stream of its tid).
+std::unique_ptr<Backend> make_perf_backend(const std::vector<EventSpec>& events, unsigned slots, Rotation rotation);
 // /dev/cmdev from kmod/cmdev.ko; the module rotates the live set. Throws
 // BackendError when the device is missing or speaks another ABI.
-std::unique_ptr<Backend> make_cmdev_backend(const std::vector<EventSpec>& events, unsigned slots);
+std::unique_ptr<Backend> make_cmdev_backend(const std::vector<EventSpec>& events, unsigned slots,
+                                            Rotation rotation);
 
 // "perf" (perf_event_open) or "cmdev" (/dev/cmdev). Throws BackendError.
-std::unique_ptr<Backend> make_backend(const std::string& name,
-                                      const std::vector<EventSpec>& events, unsigned slots);
+std::unique_ptr<Backend> make_backend(const std::string& name, const std::vector<EventSpec>& events, unsigned slots,
+                                      Rotation rotation);
 
 }  // namespace sprof

@@ -1,8 +1,10 @@
 // Builds histogram intervals from raw samples: the per-(function, event)
-// count, coverage and carry-forward sums of docs/FORMAT.md. Shared by the
+// count, coverage and carry-forward sums, the spread of the deltas and the
+// entries of docs/FORMAT.md. Shared by the
 // in-process runtime and the ptrace monitor.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -48,6 +50,7 @@ private:
     std::unordered_map<uint32_t, FunctionCell> functions_;
     std::unordered_map<uint32_t, LineCell> lines_;
     std::vector<double> last_delta_;  // carry-forward state per event; NaN = never counted
+    std::optional<uint32_t> last_function_;  // of the thread's previous sample, across intervals
 };
 
 }  // namespace sprof

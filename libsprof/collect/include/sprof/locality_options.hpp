@@ -32,8 +32,6 @@ std::string locality_text(const LocalityRun& run);
 
 // --line-size: bytes, a power of two from kMinLineSize to kMaxLineSize. Throws UsageError.
 uint32_t parse_line_size(const std::string& value);
-// --locality-seed: any 64-bit number. Throws UsageError.
-uint64_t parse_seed(const std::string& value);
 
 // Before sprof_lib starts the program: a random seed when none was given
 // (the LOCALITY record keeps it, so the run can be repeated); an error for

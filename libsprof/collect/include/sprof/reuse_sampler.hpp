@@ -5,8 +5,9 @@
 // not end the sample.
 //
 // The work is split so the common access costs a few instructions:
-//  * the fast path (on_access, inline, in the program's thread) counts the
-//    access and looks the line up in a small filter of watched lines;
+//  * the fast path (count_access in sprof/hot_path.hpp, inline in the
+//    program's code) counts the access and looks the line up in a small
+//    filter of watched lines;
 //  * the slow path (ReuseSampler::access) runs only at a sample point, at
 //    the end of a window, or when the filter says the line may be watched.
 // The slow path allocates nothing from the C library (its tables are mapped
@@ -32,36 +33,11 @@
 #include <cstdint>
 #include <vector>
 
+#include "sprof/hot_path.hpp"
 #include "sprof/profile.hpp"
 #include "sprof/spsc_ring.hpp"
 
 namespace sprof {
-
-// What the fast path reads and writes on every access. In the runtime this
-// is thread-local; zero-initialised it sends the first access to the slow
-// path, which sets it up.
-struct HotPath {
-    std::atomic<uint64_t> count{0};  // accesses so far; the owner adds, a reader may look
-    uint64_t next_event = 0;         // the slow path runs when count reaches this
-    const uint8_t* filter = nullptr; // per bucket of lines: nonzero when one may be watched
-    uint32_t filter_shift = 0;       // bucket of a line: (line · kLineHashFactor) >> filter_shift
-    std::atomic<uint64_t> unseen_words{0};  // memcpy/memset/str* traffic the compiler did not instrument
-};
-
-constexpr uint64_t kLineHashFactor = 0x9e3779b97f4a7c15ull;  // 2^64 / golden ratio: spreads strided lines
-
-inline size_t filter_bucket(uint64_t line, uint32_t shift) { return (line * kLineHashFactor) >> shift; }
-
-// Counts one access of the stream (its number, 1, 2, 3 …, goes to n) and
-// says whether it needs the slow path.
-inline bool count_access(HotPath& h, uint64_t line, uint64_t& n) {
-    n = h.count.load(std::memory_order_relaxed) + 1;
-    h.count.store(n, std::memory_order_relaxed);  // one owner: a plain add, readable by another thread
-    return n >= h.next_event || h.filter[filter_bucket(line, h.filter_shift)];
-}
-
-// Points the fast path at nothing: no sample points, no watched lines.
-void disarm(HotPath& h);
 
 // One access, as the slow path needs it.
 struct Access {
@@ -174,6 +150,8 @@ private:
 
     uint64_t gap();
     size_t home(uint64_t line) const;
+    // The filter's bucket of a line, as the inline fast path finds it from an address.
+    size_t bucket(uint64_t line) const { return filter_bucket(line * line_size_, filter_size_ - 1); }
     void erase(Watch* w);
     void insert(const Watch& w);
     void watch(uint64_t n, uint64_t line, const Access& a);
@@ -210,9 +188,14 @@ private:
     size_t open_ = 0;
     uint8_t* filter_ = nullptr;
     size_t filter_size_ = 0;
-    uint32_t filter_shift_ = 0;
-    uint8_t* retired_filter_ = nullptr;  // replaced, unmapped once the fast path no longer sees it
-    size_t retired_filter_size_ = 0;
+    // Filters replaced by larger ones, unmapped with the sampler (a table
+    // that grows 48 times would fill any machine's memory).
+    struct Retired {
+        uint8_t* filter;
+        size_t size;
+    };
+    Retired retired_[48] = {};
+    size_t retired_count_ = 0;
 
     // Followed lines: a pool of Follow slots (a watch holds its index + 1),
     // free ones chained through Follow::position.

@@ -15,6 +15,7 @@
 
 #include "sprof/events.hpp"
 #include "sprof/profile.hpp"
+#include "sprof/scheduler.hpp"
 #include "sprof/symbols.hpp"
 
 namespace sprof {
@@ -30,7 +31,7 @@ const char* tool_name(Tool tool);
 // What a source can give; -H and --hist-interval both give the histogram.
 enum class Option {
     events, slots, sample_interval, histogram, output, control, backend, clock, follow,
-    locality, line_size, locality_seed, list_events, help
+    rotation, rotation_seed, locality, line_size, locality_seed, list_events, help
 };
 constexpr size_t kOptionCount = static_cast<size_t>(Option::help) + 1;
 
@@ -44,6 +45,7 @@ struct RunOptions {
     std::string output;                 // pattern; empty = <program>.%p.sprof (preprof: the control file)
     std::string clock = "cpu";          // sprof_pt: cpu | wall
     bool follow = true;                 // sprof_pt: follow fork/vfork/exec
+    Rotation rotation;                  // --rotation, --rotation-seed (random unless given; recorded)
     LocalityRun locality;               // sprof_lib --locality, --line-size, --locality-seed
     std::string control;                // the control file in use (absolute path once applied)
     std::vector<ObjectSymbols> tables;  // its function tables: the program first, then its libraries
@@ -55,6 +57,12 @@ struct RunOptions {
     void give(Option o) { given_set.set(static_cast<size_t>(o)); }
     std::bitset<kOptionCount> given_set;
 };
+
+// A seed (--rotation-seed, --locality-seed): any 64-bit number. Throws
+// UsageError naming `option`.
+uint64_t parse_seed(const std::string& value, const char* option);
+// A seed from the system's entropy, for a run given none (it is recorded).
+uint64_t random_seed();
 
 // "10ms", "250us", "1.5s", "20000ns"; a bare number is milliseconds.
 uint64_t parse_duration(const std::string& s);

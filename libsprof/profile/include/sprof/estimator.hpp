@@ -1,8 +1,11 @@
-// The one estimator of a virtual counter's value, shared by every tool.
+// The one estimator of a virtual counter's value, and the one confidence
+// interval of it, shared by every tool.
 #pragma once
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <optional>
+#include <span>
 #include <string>
 
 #include "sprof/profile.hpp"
@@ -14,17 +17,91 @@ enum class Estimator { coverage, carry };
 Estimator parse_estimator(const std::string& s);  // throws std::invalid_argument
 const char* to_string(Estimator e);
 
-// The estimated count of one event over `time_ns` of reference time, from a
-// cell. coverage: count × time / coverage (perf's enabled/running scaling, per
-// function and interval). carry: the carry-forward sum. nullopt = unknown
-// (never live, or never counted yet) — never reported as 0.
-std::optional<double> estimate(const EventCell& c, uint64_t time_ns, Estimator e);
+// What an estimate is made of besides the event's own cell: the samples,
+// reference time and entries of the cells it adds up, and whether they are
+// one function's (then the function's own rate and the error of its sampled
+// time apply) or several functions' (an interval's or a run's total: what
+// one function's samples lose at a boundary another's gain, so the time is
+// exact and every sample counts).
+struct EstimateBasis {
+    uint64_t samples = 0;
+    uint64_t time_ns = 0;
+    uint64_t entries = kUnknownEntries;
+    bool one_function = false;
+};
+
+// The estimated count of one event over the basis' reference time.
+// coverage: rate × time, the rate being count / coverage (perf's
+// enabled/running scaling, per function and interval). For one function the
+// rate comes from the samples that did not enter it (whose sampling interval
+// lay wholly in it), when they hold at least half the coverage: an entry's
+// delta is partly the function before, whose events a whole-interval charge
+// would move across every boundary. carry: the carry-forward sum.
+// nullopt = unknown (never live, or never counted yet) — never reported as 0.
+std::optional<double> estimate(const EventCell& c, const EstimateBasis& b, Estimator e);
+
+// ---- Confidence (95 %) ----
+//
+// An estimate = rate × time has two independent errors:
+// * its own: which samples had the event live. The live sets are a random
+//   design (a shuffled rotation, docs/FORMAT.md), so the coverage estimate is
+//   a ratio estimator over a random sample of the function's samples, its
+//   variance (T/X)² (1 − X/T) x̄ S m/(m−1) from the spread of the deltas
+//   (S = Σ d²/x − Y²/X over the m = X/x̄ live samples used, x̄ = T/n the mean
+//   sampling interval), and never below what one unseen event allows,
+//   (T − X) T / X². Carry-forward has no design-based variance: its own
+//   error is the coverage estimate's plus the distance between the two
+//   estimates (an estimate of carry-forward's bias).
+// * the time's: which samples landed in the function. A sampling interval
+//   is charged to the function it ended in, so a visit of length L gets
+//   s·(U₁ − U₂) more or less than L, U₁ and U₂ where its two ends fall in
+//   their intervals: variance x̄²/6 per visit when those are uniform and
+//   independent. A visit shorter than an interval is sampled or not:
+//   variance up to x̄² each. So c·x̄² per entry, c = max(1/6, k/n) (k/n
+//   nears 1 as visits shorten). Shared by every event of the same
+//   function; zero for several functions.
+struct EstimateSpread {
+    double value = 0;
+    std::optional<double> sd_own;  // standard deviation of its own error, in counts
+};
+std::optional<EstimateSpread> estimate_spread(const EventCell& c, const EstimateBasis& b, Estimator e);
+// The relative standard deviation of the basis' time; nullopt = unknown.
+std::optional<double> time_relative_sd(const EstimateBasis& b);
+
+constexpr double kZ95 = 1.959963984540054;  // two-sided 95 % normal quantile
+
+struct Bounds {
+    double low = 0, high = 0;
+};
+// value ± z·sd, sd² = sd_own² + (value × time_rel_sd)²; counts never below 0.
+std::optional<Bounds> confidence_bounds(const EstimateSpread& s, std::optional<double> time_rel_sd);
+// The 95 % interval of estimate(c, b, e); nullopt = unknown.
+std::optional<Bounds> confidence_interval(const EventCell& c, const EstimateBasis& b, Estimator e);
+
+// The 95 % interval of a value derived from estimates of one basis (a
+// rate), by the delta method over the estimates' independent errors: each
+// input's own (sd; 0 when exact) and the shared error of the time, which
+// scales every input marked scales_with_time by (1 ± time_rel_sd) at once —
+// so a rate per unit of time keeps none of it. Central differences of one
+// standard deviation. `used`: the inputs g reads; nullopt when one of them
+// or its sd is unknown, or g is undefined at a difference.
+struct DerivedInput {
+    std::optional<double> value;
+    std::optional<double> sd;
+    bool scales_with_time = true;
+};
+using DerivedValue = std::function<std::optional<double>(std::span<const std::optional<double>>)>;
+std::optional<Bounds> derived_interval(const DerivedValue& g, std::span<const DerivedInput> inputs,
+                                       std::span<const size_t> used, std::optional<double> time_rel_sd);
 
 // Adds cell b into a (merging intervals, threads, profiles).
 void accumulate(EventCell& a, const EventCell& b);
 // Takes cell b (a part of a) out of a again: counts and coverage never
-// below 0; a NaN carry in b took nothing.
+// below 0; a NaN carry in b took nothing; an unknown spread in b leaves a's
+// unknown.
 void withdraw(EventCell& a, const EventCell& b);
+// Adds entry counts, unknown staying unknown.
+uint64_t add_entries(uint64_t a, uint64_t b);
 
 // Sums of samples, reference time and events: a FunctionCell, a LineCell.
 template <class Cell>
@@ -34,20 +111,36 @@ concept CellSums = requires(Cell& c) {
     c.events;
 };
 
+// A cell's entries; unknown for a cell that does not count them (a LineCell).
+template <CellSums Cell>
+uint64_t entries_of(const Cell& c) {
+    if constexpr (requires { c.entries; }) return c.entries;
+    else return kUnknownEntries;
+}
+
 // Adds one cell's sums into another's: parts of one interval, intervals
-// folded into one, a source location's cell into its function's.
+// folded into one, a source location's cell into its function's. Entries
+// add up where the receiving cell counts them (one without them makes the
+// sum unknown).
 template <CellSums Into, CellSums From>
 void accumulate(Into& a, const From& b) {
     a.samples += b.samples;
     a.time_ns += b.time_ns;
+    if constexpr (requires { a.entries; }) a.entries = add_entries(a.entries, entries_of(b));
     for (size_t e = 0; e < a.events.size() && e < b.events.size(); ++e) accumulate(a.events[e], b.events[e]);
 }
 
 // Takes a part's sums out of a cell (what accumulate added), never below 0.
+// Entries are known after only when the part's are and within the rest.
 template <CellSums Into, CellSums From>
 void withdraw(Into& a, const From& b) {
     a.samples -= std::min(a.samples, b.samples);
     a.time_ns -= std::min(a.time_ns, b.time_ns);
+    if constexpr (requires { a.entries; }) {
+        const uint64_t taken = entries_of(b);
+        a.entries = a.entries == kUnknownEntries || taken == kUnknownEntries ? kUnknownEntries
+                    : std::min(a.entries - std::min(a.entries, taken), a.samples);
+    }
     for (size_t e = 0; e < a.events.size() && e < b.events.size(); ++e) withdraw(a.events[e], b.events[e]);
 }
 

@@ -15,6 +15,9 @@ constexpr uint16_t kFormatMajor = 1;
 // Minor 2: the HEADER ends with the process's place in a job (rank, ranks,
 // job id, launcher).
 // Minor 3: locality records (Profile::locality); older readers skip them.
+// Minor 4: the spread of the sampled deltas and the samples that entered a
+// function, after an INTERVAL's cells (for confidence intervals and the
+// boundary-free coverage estimate); the HEADER ends with the rotation.
 // Minor 5: locality detail — each reuse sample's position in its stream and
 // data object, tenures of the lines samples bring in, data objects, exact
 // counts per instruction (docs/FORMAT.md); older readers skip them.
@@ -47,6 +50,11 @@ struct ProfileHeader {
     uint32_t ranks = 0;               // ranks in the job; 0 when unknown
     std::string job_id;               // the launcher's id of the job
     std::string launcher;             // "openmpi", "pmix", "pmi", "slurm"
+    // The order of the live sets (docs/FORMAT.md): "round-robin", or
+    // "shuffled" (each round of the rotation in its own random order, drawn
+    // per thread from rotation_seed). Profiles before format 1.4: round-robin.
+    std::string rotation = "round-robin";
+    uint64_t rotation_seed = 0;
 };
 
 struct ProfileObject {
@@ -70,10 +78,20 @@ struct ProfileThread {
 };
 
 // What the profile knows of one event for one function in one interval.
+// A sample whose previous sample (same thread) was in another function is
+// an *entry*: its sampling interval began in that other function, so its
+// delta is partly the other function's; the entry_* fields are the part of
+// count, coverage and sq that came from entries.
 struct EventCell {
     uint64_t count = 0;        // sum of measured deltas while live
     uint64_t coverage_ns = 0;  // reference time of the samples in which it was live
     double carry = NAN;        // carry-forward estimate; NaN = never counted yet (unknown)
+    // The spread of the deltas: the sum over live samples of delta² / the
+    // sample's live time (count²/ns). NaN = not recorded (before format 1.4).
+    double sq = 0;
+    uint64_t entry_count = 0;
+    uint64_t entry_coverage_ns = 0;
+    double entry_sq = 0;
 };
 
 struct FunctionCell {
@@ -81,7 +99,11 @@ struct FunctionCell {
     uint64_t samples = 0;
     uint64_t time_ns = 0;          // reference time of all its samples
     std::vector<EventCell> events; // one per ProfileHeader::events
+    // Samples that entered the function (see EventCell); kUnknownEntries
+    // before format 1.4.
+    uint64_t entries = 0;
 };
+constexpr uint64_t kUnknownEntries = UINT64_MAX;
 
 // The same sums per source location (format 1.6): the line cells of a
 // function's locations add up to its FunctionCell.

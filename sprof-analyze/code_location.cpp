@@ -1,0 +1,55 @@
+#include "code_location.hpp"
+
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+namespace sprof::analyze {
+
+const char* to_string(Granularity g) {
+    switch (g) {
+    case Granularity::function: return "function";
+    case Granularity::line: return "line";
+    case Granularity::instruction: return "instruction";
+    }
+    return "?";
+}
+
+Granularity parse_granularity(const std::string& option, const std::string& value) {
+    for (Granularity g : {Granularity::function, Granularity::line, Granularity::instruction})
+        if (value == to_string(g)) return g;
+    throw std::invalid_argument(option + " takes function, line or instruction, not '" + value + "'");
+}
+
+Location location_of(const Dataset& d, const CodeRef& code, Granularity g) {
+    const bool known = code.function != kNoFunction && code.function < d.functions.size();
+    const std::string function = known ? d.functions[code.function].name : "[unknown]";
+    if (g == Granularity::function) return {function, code.function, fmt::format("f{}", code.function)};
+    // A line, until profiles hold source lines, and an instruction: the
+    // function and the offset of the instruction in it (link-time
+    // addresses; the run-time address when the function is unknown).
+    const uint64_t start = known ? d.functions[code.function].start : 0;
+    const uint64_t offset = code.address >= start ? code.address - start : code.address;
+    return {fmt::format("{}+{:#x}", function, offset), code.function,
+            fmt::format("f{}@{:x}", code.function, code.address)};
+}
+
+std::string granularity_note(Granularity g) {
+    switch (g) {
+    case Granularity::function: return "locations: functions";
+    case Granularity::line: return "locations: source lines, named function+offset of their instruction (profiles hold no source lines yet)";
+    case Granularity::instruction: return "locations: instructions, function+offset";
+    }
+    return "";
+}
+
+uint32_t LocationIndex::of(const CodeRef& code) {
+    auto [at, added] = by_code_.try_emplace({code.function, code.address}, 0);
+    if (!added) return at->second;
+    Location l = location_of(data_, code, granularity_);
+    auto [named, new_location] = by_key_.try_emplace(l.key, static_cast<uint32_t>(locations_.size()));
+    if (new_location) locations_.push_back(std::move(l));
+    return at->second = named->second;
+}
+
+}  // namespace sprof::analyze

@@ -1,0 +1,61 @@
+// What the locality views call a place in the code: a function, a source
+// line or an instruction. Every view keys its rows by CodeRef and names them
+// through location_of(), the one place that turns an instruction into the
+// text a user reads (and the CSV `location` column carries).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "dataset.hpp"
+
+namespace sprof::analyze {
+
+// How finely the views group the code (`--by`).
+enum class Granularity {
+    function,     // the function holding the instruction
+    line,         // its source line; an instruction while profiles hold no source lines
+    instruction,  // the instruction itself, as function+0xOFFSET
+};
+const char* to_string(Granularity g);
+// "function", "line" or "instruction"; throws std::invalid_argument otherwise.
+Granularity parse_granularity(const std::string& option, const std::string& value);
+
+struct Location {
+    std::string name;                 // "walk", "walk+0x1c", "[unknown]+0x7f…" (later file:line)
+    uint32_t function = kNoFunction;  // Dataset::functions index of the function holding it
+    std::string key;                  // equal for instructions at one location, unique otherwise
+};
+
+// The location of an instruction at a granularity. Today a line is named as
+// its instruction: the profile holds no source lines yet.
+Location location_of(const Dataset& d, const CodeRef& code, Granularity g);
+
+// What a report says of its locations: "locations: functions" …
+std::string granularity_note(Granularity g);
+
+// The locations of many instructions, numbered densely (0, 1, 2 …) in the
+// order they are first asked for, so analyses can sum into vectors.
+class LocationIndex {
+public:
+    LocationIndex(const Dataset& d, Granularity g) : data_(d), granularity_(g) {}
+    uint32_t of(const CodeRef& code);
+    const Location& operator[](uint32_t id) const { return locations_[id]; }
+    size_t size() const { return locations_.size(); }
+    Granularity granularity() const { return granularity_; }
+
+private:
+    struct RefHash {
+        size_t operator()(const std::pair<uint32_t, uint64_t>& r) const {
+            return std::hash<uint64_t>()(r.second * 0x9e3779b97f4a7c15ull ^ r.first);
+        }
+    };
+    const Dataset& data_;
+    Granularity granularity_;
+    std::vector<Location> locations_;
+    std::unordered_map<std::string, uint32_t> by_key_;
+    std::unordered_map<std::pair<uint32_t, uint64_t>, uint32_t, RefHash> by_code_;
+};
+
+}  // namespace sprof::analyze

@@ -1,0 +1,119 @@
+#include "reuse_pieces.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <numeric>
+#include <utility>
+
+namespace sprof::analyze {
+
+namespace {
+
+// Two bins per doubling: 1, 2, 3, 4–5, 6–7, 8–11, 12–15 …; never reused last.
+uint32_t distance_bin(uint64_t d) {
+    if (d == kNoReuse) return UINT32_MAX;
+    const int top = std::bit_width(d) - 1;
+    const uint32_t half = top > 0 ? static_cast<uint32_t>((d >> (top - 1)) & 1) : 0;
+    return 2 * static_cast<uint32_t>(top) + half;
+}
+
+struct Cut {
+    size_t at = 0;
+    double statistic = 0;
+};
+
+// The best cut of bin[lo, hi) (dense bin numbers below `bins`).
+Cut best_cut(const std::vector<uint32_t>& bin, size_t lo, size_t hi, size_t bins) {
+    Cut best;
+    if (hi - lo < 2 * kMinPieceSamples) return best;
+    std::vector<double> total(bins, 0), left(bins, 0);
+    for (size_t i = lo; i < hi; ++i) ++total[bin[i]];
+    const double n = static_cast<double>(hi - lo);
+    for (size_t c = lo + 1; c + kMinPieceSamples <= hi; ++c) {
+        ++left[bin[c - 1]];
+        if (c - lo < kMinPieceSamples) continue;
+        const double nl = static_cast<double>(c - lo), nr = n - nl;
+        double below_left = 0, below_all = 0, gap = 0;
+        for (size_t b = 0; b + 1 < bins; ++b) {  // the last bin holds everything: no gap there
+            below_left += left[b];
+            below_all += total[b];
+            gap = std::max(gap, std::fabs(below_left / nl - (below_all - below_left) / nr));
+        }
+        const double t = std::sqrt(nl * nr / n) * gap;
+        if (t > best.statistic) best = {c, t};
+    }
+    return best;
+}
+
+}  // namespace
+
+std::vector<size_t> reuse_piece_starts(std::span<const uint64_t> distances) {
+    const size_t n = distances.size();
+    std::vector<size_t> starts;
+    if (n == 0) return starts;
+    // Bin numbers made dense, so a cut looks at the bins that occur only.
+    std::vector<uint32_t> bin(n);
+    for (size_t i = 0; i < n; ++i) bin[i] = distance_bin(distances[i]);
+    std::vector<uint32_t> used(bin);
+    std::sort(used.begin(), used.end());
+    used.erase(std::unique(used.begin(), used.end()), used.end());
+    for (uint32_t& b : bin) b = static_cast<uint32_t>(std::lower_bound(used.begin(), used.end(), b) - used.begin());
+
+    std::vector<std::pair<size_t, size_t>> todo{{0, n}};
+    while (!todo.empty()) {
+        const auto [lo, hi] = todo.back();
+        todo.pop_back();
+        const Cut c = best_cut(bin, lo, hi, used.size());
+        if (c.statistic > kPieceCutThreshold) {
+            todo.emplace_back(lo, c.at);
+            todo.emplace_back(c.at, hi);
+        } else {
+            starts.push_back(lo);
+        }
+    }
+    std::sort(starts.begin(), starts.end());
+    return starts;
+}
+
+void cut_into_pieces(ReuseStream& s) {
+    s.pieces = {0};
+    const size_t n = s.samples.size();
+    if (n == 0 || std::any_of(s.samples.begin(), s.samples.end(), [](const StreamSample& x) { return x.position == 0; }))
+        return;
+    std::vector<size_t> order(n);
+    std::iota(order.begin(), order.end(), size_t{0});
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return s.samples[a].position < s.samples[b].position; });
+    const auto position = [&](size_t i) { return s.samples[order[i]].position; };
+    // Two samples at one position (a damaged profile): no place to cut between them.
+    for (size_t i = 1; i < n; ++i)
+        if (position(i) == position(i - 1)) return;
+    std::vector<uint64_t> distances(n);
+    for (size_t i = 0; i < n; ++i) distances[i] = s.samples[order[i]].distance;
+    const std::vector<size_t> starts = reuse_piece_starts(distances);
+    if (starts.size() < 2) return;
+
+    // A piece begins halfway between the last sample of the one before and its own first.
+    for (size_t k = 1; k < starts.size(); ++k) {
+        const uint64_t before = position(starts[k] - 1), own = position(starts[k]);
+        s.pieces.push_back(before + (own - before) / 2 + 1);
+    }
+    // The stream's accesses run from 1 to the end of its last window; its
+    // weight is shared by the pieces as their accesses are.
+    uint64_t end = 0;
+    for (const StreamWindow& w : s.windows) end += w.accesses;
+    end = std::max(end, position(n - 1));
+    double weight = 0;
+    for (const StreamSample& x : s.samples) weight += x.weight;
+    for (size_t k = 0; k < starts.size(); ++k) {
+        const size_t first = starts[k], last = k + 1 < starts.size() ? starts[k + 1] : n;
+        const double from = k == 0 ? 1 : static_cast<double>(s.pieces[k]);
+        const double to = k + 1 < starts.size() ? static_cast<double>(s.pieces[k + 1]) : static_cast<double>(end) + 1;
+        double own = 0;
+        for (size_t i = first; i < last; ++i) own += s.samples[order[i]].weight;
+        const double scale = weight * (to - from) / static_cast<double>(end) / own;
+        for (size_t i = first; i < last; ++i) s.samples[order[i]].weight *= scale;
+    }
+}
+
+}  // namespace sprof::analyze

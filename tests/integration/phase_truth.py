@@ -1,0 +1,48 @@
+"""Phases of a real profile against the time line a workload measured for
+itself: shared by the tests that check `sprof --phases` on real runs.
+
+The truth is in the main thread's task-clock seconds (workload_common.h:
+task_clock_s); the profile's intervals carry wall-clock start_s/end_s, which
+run ahead of CPU time whenever the machine is busy. So phases are compared
+on the profile's CPU-time axis: the running sum of its intervals' reference
+seconds (`sprof --timeline`'s time_s), the same task-clock."""
+import csv
+import statistics
+
+
+def read_truth(path):
+    """[(part, start_s, end_s)] from lines `PART START END` ('#': comment)."""
+    return [(n, float(a), float(b)) for n, a, b in
+            (line.split() for line in open(path) if line.strip() and not line.startswith("#"))]
+
+
+def cpu_axis(timeline_csv):
+    """(one interval in CPU seconds, the CPU time at each row boundary)."""
+    rows = list(csv.DictReader(open(timeline_csv)))
+    cpu_at = [0.0]
+    for r in rows:
+        cpu_at.append(cpu_at[-1] + float(r["time_s"]))
+    return statistics.median(float(r["time_s"]) for r in rows), cpu_at
+
+
+def phase_edges(phases, cpu_at):
+    """Each phase's (start, end) on the CPU-time axis; the phases must cover
+    the time line, row after row."""
+    assert sum(int(p["intervals"]) for p in phases) == len(cpu_at) - 1, "phases do not cover the time line"
+    edges, first = [], 0
+    for p in phases:
+        last = first + int(p["intervals"])
+        edges.append((cpu_at[first], cpu_at[last]))
+        first = last
+    return edges
+
+
+def describe(phases, edges):
+    return " ".join(f"{p['label']}:{p['dominant_function']}[{a:.3f},{b:.3f}]" for p, (a, b) in zip(phases, edges))
+
+
+def within_one_interval(got, want, interval_s):
+    """Whether the (start, end) pairs `got` and `want` differ by at most one
+    histogram interval at each end: a phase boundary can be found only at an
+    interval boundary."""
+    return all(abs(g - w) <= interval_s for g, w in zip(got, want))
