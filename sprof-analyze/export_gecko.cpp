@@ -70,7 +70,10 @@ public:
             Owed& o = owed_[cell.function];
             o.samples += static_cast<double>(cell.samples) * scale;
             o.cpu_ns += static_cast<double>(cell.time_ns);
-            counts.push_back(static_cast<uint64_t>(o.samples));
+            // A function twice in one interval (a corrupt profile) can owe
+            // less than nothing, a hostile count more than 2^64: whole samples
+            // between 0 and 2^62 (the conversion of others is undefined).
+            counts.push_back(static_cast<uint64_t>(std::clamp(o.samples, 0.0, 0x1p62)));
             n += static_cast<double>(counts.back());
         }
         // Twice that, and two more: signals that come late crowd the next ones.

@@ -230,6 +230,7 @@ function showSource(file) {
     const heat = m ? Math.min(1, (m.misses || 0) / maxMisses) : 0;
     const tr = el("tr", { class: "line", id: "L" + (i + 1), "data-location": location, onclick: () => selectLine(file, i + 1) },
       el("td", { class: "no" }, i + 1),
+      el("td", { class: "acc", title: "share of the accesses" }, m ? num(m.accesses_pct, 1) + " %" : ""),
       el("td", { class: "cost" }, m ? el("span", { class: "bar", style: `width:${Math.round(60 * heat)}px` }) : "",
         m ? " " + num(m.misses) : ""),
       el("td", { class: "arrows" }),
@@ -238,7 +239,7 @@ function showSource(file) {
     table.append(tr);
   });
   const wrap = el("div", { class: "source-wrap" }, table);
-  const note = el("p", { class: "note" }, src.path + " — bar and colour: estimated misses in " +
+  const note = el("p", { class: "note" }, src.path + " — per line: share of the accesses; bar and colour: estimated misses in " +
     (missCaches[0] ? missCaches[0].label : "the cache") + "; arrows: heavy reuse pairs (use → reuse), darker = more misses");
   setView(file, note, wrap);
   drawArrows(file, wrap, table);

@@ -95,5 +95,5 @@ expect_error 2 "sprof: the exact run counted misses per instruction at 32 KiB, 2
     --misses --cache 48K exact.sprof
 expect_error 1 "an exact run records no data objects" --data exact.sprof
 expect_error 1 "an exact run records no reuse samples" --reuse-pairs exact.sprof
-expect_error 2 "sprof: --by needs --misses, --use, --data or --reuse-pairs" --mrc --by line sampled.sprof
+expect_error 2 "sprof: --by needs --misses, --use, --data, --reuse-pairs or --html" --mrc --by line sampled.sprof
 pass "views of a profile without locality records, a line size or cache the profile cannot answer: one line each"
