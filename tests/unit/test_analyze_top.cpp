@@ -23,7 +23,8 @@ constexpr uint64_t kMs = 1'000'000;
 Interval interval(uint32_t tid, uint32_t seq, uint32_t function, uint64_t samples) {
     return {.tid = tid, .seq = seq, .start_ns = seq * 100 * kMs, .end_ns = (seq + 1) * 100 * kMs,
             .cells = {{function, samples, samples * 10 * kMs, {{samples * 10 * kMs, samples * 10 * kMs, NAN},
-                                                               {samples, samples * 10 * kMs, NAN}}}}};
+                                                               {samples, samples * 10 * kMs, NAN}}}},
+            .lines = {}};
 }
 
 // A profile growing as a stream would read it: intervals appended or added to.

@@ -183,7 +183,7 @@ TEST_CASE("an END taken back is forgotten; any other shrinking is an error") {
         CHECK_FALSE(f.stream().profile().end.present);
         Profile more = want;
         more.intervals = {{.tid = 4242, .seq = 2, .start_ns = 200'000'000, .end_ns = 300'000'000,
-                           .cells = {{0, 3, 30, {{30, 30, NAN}, {1, 30, NAN}}}}}};
+                           .cells = {{0, 3, 30, {{30, 30, NAN}, {1, 30, NAN}}}}, .lines = {}}};
         const std::string tail = encode_profile(more);
         const size_t first_interval = record_offsets(tail)[record_offsets(tail).size() - 2];
         append(tmp.path, tail.substr(first_interval));  // the new interval and END
@@ -195,7 +195,7 @@ TEST_CASE("an END taken back is forgotten; any other shrinking is an error") {
     SUBCASE("taken back and written again before the follower looked") {
         REQUIRE(::truncate(tmp.path.c_str(), static_cast<off_t>(end_at)) == 0);
         Profile more = want;
-        more.intervals = {{.tid = 4243, .seq = 1, .start_ns = 1, .end_ns = 2, .cells = {}}};
+        more.intervals = {{.tid = 4243, .seq = 1, .start_ns = 1, .end_ns = 2, .cells = {}, .lines = {}}};
         const std::string tail = encode_profile(more);
         append(tmp.path, tail.substr(record_offsets(tail)[record_offsets(tail).size() - 2]));
         CHECK(f.poll());
