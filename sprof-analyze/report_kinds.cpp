@@ -402,7 +402,7 @@ const std::vector<GroupOption>& group_options() {
         {{.names = "--by",
           .value = "function|line|instruction",
           .values = 1,
-          .help = "what a location is (default line)",
+          .help = "what a location is (default line, FILE:LINE)",
           .set = [](Options& o, const std::string& opt,
                     const OptionValues& v) { o.by = as_usage([&] { return parse_granularity(opt, v[0]); }); }},
          {"misses", "use", "data", "reuse-pairs", "html"}},
