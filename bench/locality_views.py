@@ -100,8 +100,9 @@ def main():
 
     print(f"Each program runs once sampled (`sprof_lib --locality={RATE} --locality-seed {SEED}`) and once exact "
           "(`--locality=exact`) with the same input; `sprof --misses --by function|line --cache 32K,1M` ranks the "
-          "locations of both by misses (a line is an instruction, `function+0xOFF`, until profiles hold source "
-          "lines). *Coverage*: the share of the exact run's misses that fall in the sampled top 10; *best*: the "
+          "locations of both by misses (a line is `FILE:LINE`; an instruction, `function+0xOFF`, where the "
+          "profile holds no source line for it). *Coverage*: the share of the exact run's misses that fall in the "
+          "sampled top 10; *best*: the "
           "share the exact top 10 hold, which no 10 locations beat; *agreement* = coverage / best. *Jaccard*: "
           "|sampled top 10 ∩ exact top 10| / |∪|. *Rank*: where the sampled top location stands among the exact "
           "ones. Sampled misses charge a line never reused to its last access (the cold miss it stands for); the "

@@ -1,7 +1,8 @@
 // libFuzzer target over the whole path of `sprof` on arbitrary bytes: the
 // reader (parse_profile), the merged dataset, and every report and output —
-// flat, info, timeline (also by function), phases (automatic and
-// func:NAME), WARP, the Chrome trace export, the plot's data (all of --plot
+// flat (also with inlined code charged to the inlined functions), info,
+// timeline (also by function), phases (automatic and func:NAME), WARP,
+// source lines (--lines, both ways of inlined code, and func:NAME), the Chrome trace export, the plot's data (all of --plot
 // but gnuplot), --calibrate and --predict — in every output format, with both
 // estimators, into a sink that discards.
 //
@@ -91,6 +92,10 @@ void every_report(const Dataset& d, std::ostream& out) {
             expect_result_or_error("report_timeline", [&] { report_timeline(c); });
             expect_result_or_error("report_phases", [&] { report_phases(c); });
             expect_result_or_error("report_warp", [&] { report_warp(c); });
+            for (InlineMode mode : {InlineMode::callee, InlineMode::caller}) {
+                o.inline_mode = mode;
+                expect_result_or_error("report_lines", [&] { report_lines(c); });
+            }
             expect_result_or_error("report_locality", [&] { report_locality(c); });
             expect_result_or_error("report_misses", [&] { report_misses(c); });
             expect_result_or_error("report_use", [&] { report_use(c); });
@@ -109,6 +114,9 @@ void every_report(const Dataset& d, std::ostream& out) {
                 o.phases.function = d.functions.back().name;
                 expect_result_or_error("report_phases func:", [&] { report_phases(c); });
                 expect_result_or_error("plot_data func:", [&] { plot_data(c); });
+                o.lines_function = d.functions.back().name;
+                expect_result_or_error("report_lines func:", [&] { report_lines(c); });
+                o.lines_function.clear();
             }
         }
     }
@@ -192,6 +200,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const RateSet rates(both.event_names(), {}, true);
     expect_result_or_error("report_flat (merged)", [&] { report_flat({both, o, rates, out}); });
     expect_result_or_error("report_timeline (merged)", [&] { report_timeline({both, o, rates, out}); });
+    // Inlined code charged to the inlined functions (sprof --inline, as load_dataset does it).
+    Dataset inlined = both;
+    charge_inlined_code(inlined);
+    expect_result_or_error("report_flat --inline", [&] { report_flat({inlined, o, rates, out}); });
+    expect_result_or_error("report_lines --inline", [&] { report_lines({inlined, o, rates, out}); });
 
     std::ofstream(profile_path, std::ios::binary | std::ios::trunc) << bytes;
     o.profiles = {profile_path};

@@ -206,6 +206,73 @@ def locality_detail():
             curve + instruction(60, 30) + instruction(40, 10) + end(1))
 
 
+def code_locations(strings, locations, addresses):
+    """Minor 6 (type 18): strings; locations (function, file, line, [(name, call_file,
+    call_line)…]); address rows (function, address, location, column)."""
+    p = u32(len(strings)) + b''.join(s(t) for t in strings)
+    p += u32(len(locations))
+    for fn, file, line, inlined in locations:
+        p += u32(fn) + u32(file) + u32(line) + u32(len(inlined))
+        p += b''.join(u32(name) + u32(cf) + u32(cl) for name, cf, cl in inlined)
+    p += u32(len(addresses)) + b''.join(u32(fn) + u64(a) + u32(loc) + u32(col) for fn, a, loc, col in addresses)
+    return record(18, p)
+
+
+def line_cells(tid, seq, cells, n_events):
+    """Type 19, cells: (location, samples, time_ns, [(count, coverage_ns, carry)…])"""
+    p = [u32(tid) + u32(seq) + u32(len(cells)) + u32(n_events)]
+    for loc, samples, time_ns, events in cells:
+        p.append(u32(loc) + u64(samples) + u64(time_ns))
+        p.extend(struct.pack('<QQd', count, cov, carry) for count, cov, carry in events)
+    return record(19, b''.join(p))
+
+
+NO_STRING = 0xffffffff
+
+
+def source_lines():
+    """Minor version 6: code locations with an inlined call and an unknown
+    line, address rows, and an interval in two parts each with its line
+    cells (a seed for the fuzzer)."""
+    ev = lambda n, carry: [(n * 1000, n * 1000, carry), (n, n * 1000, float('nan'))]
+    locations = code_locations(['/src/app.c', 'square', '/src/sq.h'],
+                               [(0, 0, 10, []), (0, 2, 3, [(1, 0, 12)]), (1, NO_STRING, 0, [])],
+                               [(0, 0x1010, 0, 4), (0, 0x1020, 1, 0), (1, 0x7f00, 2, 0)])
+    return (file_header(6) + header(EVENTS) + function(0, 'work') + function(1, '[unknown]') + locations +
+            interval(1, 0, 0, 6000, [(0, 5, 5000, ev(5, 2.0)), (1, 1, 1000, ev(1, float('nan')))], 2) +
+            line_cells(1, 0, [(0, 3, 3000, ev(3, 1.5)), (1, 2, 2000, ev(2, 0.5)), (2, 1, 1000, ev(1, float('nan')))], 2) +
+            interval(1, 0, 5000, 9000, [(0, 2, 2000, ev(2, 1.0))], 2) +
+            line_cells(1, 0, [(1, 2, 2000, ev(2, 1.0))], 2) + end(8))
+
+
+def many_locations(n, n_events):
+    """n locations of a function with a 1 MB name, each in code of its own
+    inlined function, with one 100 kB file name, and an address row each,
+    with many events; one line cell. Expanding a name into each location,
+    hashing the function's name once per location, or making a function of
+    each inlined name (a row of event sums each) would cost gigabytes or
+    minutes."""
+    strings = ['/src/' + 'x' * 100_000] + [f'inl{i}' for i in range(n)]
+    locations = [(0, 0, i, [(1 + i, 0, i)]) for i in range(n)]
+    addresses = [(0, 0x1000 + i, i, 0) for i in range(n)]
+    ev = [(1, 1000, 1.0)] * n_events
+    events = [(f'ev{i}', False) for i in range(n_events)]
+    return (file_header(6) + header(events) + function(0, 'w' * 1_000_000) + code_locations(strings, locations, addresses) +
+            interval(1, 0, 0, 1000, [(0, 1, 1000, ev)], n_events) +
+            line_cells(1, 0, [(0, 1, 1000, ev)], n_events) + end(1))
+
+
+def many_line_parts(n_cells, n_parts):
+    """One interval with many line cells, then many one-cell LINE_CELLS
+    parts of it: merging must not rescan the interval for every part."""
+    ev = [(1, 1000, float('nan'))]
+    out = file_header(6) + header([('page-faults', False)]) + function(0, 'work')
+    out += code_locations(['/src/a.c'], [(0, 0, i + 1, []) for i in range(n_cells)], [])
+    out += interval(1, 0, 0, 1000, [(0, n_cells + n_parts, 1000 * (n_cells + n_parts), ev)], 1)
+    out += line_cells(1, 0, [(i, 1, 1000, ev) for i in range(n_cells)], 1)
+    return out + line_cells(1, 0, [(n_cells - 1, 1, 1000, ev)], 1) * n_parts + end(n_cells + n_parts)
+
+
 FILES = {
     'seq-ffffffff.sprof': lambda: with_seq(0xffffffff),
     'seq-7ffffffe.sprof': lambda: with_seq(0x7ffffffe),
@@ -221,6 +288,9 @@ FILES = {
     'samples-300k.sprof': samples_300k,
     'locality-records.sprof': locality_records,
     'locality-detail.sprof': locality_detail,
+    'source-lines.sprof': source_lines,
+    'locations-many.sprof': lambda: many_locations(40_000, 1_000),
+    'line-parts-many.sprof': lambda: many_line_parts(20_000, 100_000),
 }
 
 

@@ -21,20 +21,23 @@ Counts& as_total(Counts& c) {
 
 }  // namespace
 
+// Samples, time, entries and events by the one rule (estimator.hpp's
+// accumulate); the function whose cells they are beside.
 void Counts::add(const FunctionCell& c) {
-    samples += c.samples;
-    time_ns += c.time_ns;
-    entries = add_entries(entries, c.entries);
+    accumulate(*this, c);
     function = whose(function, c.function);
-    for (size_t e = 0; e < events.size() && e < c.events.size(); ++e) accumulate(events[e], c.events[e]);
+}
+
+// A location's cell: its function's code, its entries unknown (a LINE_CELLS
+// record holds none, so a line's time error is unknown).
+void Counts::add(const LineCell& c, uint32_t of_function) {
+    accumulate(*this, c);
+    function = whose(function, of_function);
 }
 
 void Counts::add(const Counts& c) {
-    samples += c.samples;
-    time_ns += c.time_ns;
-    entries = add_entries(entries, c.entries);
+    accumulate(*this, c);
     function = whose(function, c.function);
-    for (size_t e = 0; e < events.size() && e < c.events.size(); ++e) accumulate(events[e], c.events[e]);
 }
 
 EstimateBasis Counts::basis() const {

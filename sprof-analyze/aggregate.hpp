@@ -28,6 +28,7 @@ struct Counts {
 
     explicit Counts(size_t n_events = 0) : events(n_events) {}
     void add(const FunctionCell& c);
+    void add(const LineCell& c, uint32_t of_function);
     void add(const Counts& c);
     double seconds() const { return analyze::seconds(time_ns); }
     EstimateBasis basis() const;

@@ -25,9 +25,21 @@ Location location_of(const Dataset& d, const CodeRef& code, Granularity g) {
     const bool known = code.function != kNoFunction && code.function < d.functions.size();
     const std::string function = known ? d.functions[code.function].name : "[unknown]";
     if (g == Granularity::function) return {function, code.function, fmt::format("f{}", code.function)};
-    // A line, until profiles hold source lines, and an instruction: the
-    // function and the offset of the instruction in it (link-time
-    // addresses; the run-time address when the function is unknown).
+    // A line: the file and line the debug info gives the instruction (its
+    // innermost frame: the code's own line, in a header when inlined from
+    // one), the path as the debug info names it, so --html finds the source.
+    if (g == Granularity::line)
+        if (const auto at = d.code_line(code)) {
+            const SourceFrame& f = d.locations[at->location].frames.front();
+            if (f.file != kNoString && f.line != 0) {
+                std::string name = fmt::format("{}:{}", d.file_path(f), f.line);
+                std::string key = "l" + name;
+                return {std::move(name), code.function, std::move(key)};
+            }
+        }
+    // An instruction, and a line the profile has none for: the function and
+    // the offset of the instruction in it (link-time addresses; the
+    // run-time address when the function is unknown).
     const uint64_t start = known ? d.functions[code.function].start : 0;
     const uint64_t offset = code.address >= start ? code.address - start : code.address;
     return {fmt::format("{}+{:#x}", function, offset), code.function,
@@ -37,7 +49,7 @@ Location location_of(const Dataset& d, const CodeRef& code, Granularity g) {
 std::string granularity_note(Granularity g) {
     switch (g) {
     case Granularity::function: return "locations: functions";
-    case Granularity::line: return "locations: source lines, named function+offset of their instruction (profiles hold no source lines yet)";
+    case Granularity::line: return "locations: source lines, FILE:LINE (function+offset of the instruction where the profile has no line for it)";
     case Granularity::instruction: return "locations: instructions, function+offset";
     }
     return "";

@@ -15,7 +15,7 @@ namespace sprof::analyze {
 // How finely the views group the code (`--by`).
 enum class Granularity {
     function,     // the function holding the instruction
-    line,         // its source line; an instruction while profiles hold no source lines
+    line,         // its source line; its instruction where the profile has no line for it
     instruction,  // the instruction itself, as function+0xOFFSET
 };
 const char* to_string(Granularity g);
@@ -23,13 +23,15 @@ const char* to_string(Granularity g);
 Granularity parse_granularity(const std::string& option, const std::string& value);
 
 struct Location {
-    std::string name;                 // "walk", "walk+0x1c", "[unknown]+0x7f…" (later file:line)
+    std::string name;                 // "walk", "/src/walk.c:18", "walk+0x1c", "[unknown]+0x7f…"
     uint32_t function = kNoFunction;  // Dataset::functions index of the function holding it
     std::string key;                  // equal for instructions at one location, unique otherwise
 };
 
-// The location of an instruction at a granularity. Today a line is named as
-// its instruction: the profile holds no source lines yet.
+// The location of an instruction at a granularity. A line is named
+// FILE:LINE (the full path the debug info names), or as its instruction
+// when the profile has no source line for it (older profiles, code without
+// debug info).
 Location location_of(const Dataset& d, const CodeRef& code, Granularity g);
 
 // What a report says of its locations: "locations: functions" …

@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "source_line_merge.hpp"
 #include "sprof/demangle.hpp"
 #include "sprof/estimator.hpp"
 #include "sprof/profile_io.hpp"
@@ -40,6 +41,9 @@ std::string display_name(const ProfileFunction& fn, const std::string& object) {
 constexpr uint32_t kUnmapped = UINT32_MAX;
 
 }  // namespace
+
+DatasetMerger::DatasetMerger(Dataset& d) : d_(d), line_index_(std::make_unique<SourceLineIndex>()) {}
+DatasetMerger::~DatasetMerger() = default;
 
 size_t DatasetMerger::add_source(const ProfileHeader& h) {
     // A hash index finds a name in constant time: sources may list many
@@ -79,13 +83,36 @@ void DatasetMerger::remap(size_t source, const Profile& p, Interval& iv, const s
     const size_t n_events = d_.events.size();
     bool same_events = emap.size() == n_events;
     for (size_t i = 0; same_events && i < emap.size(); ++i) same_events = emap[i] == i;
+    auto merge_events = [&](std::vector<EventCell>& events) {
+        if (same_events) return;
+        std::vector<EventCell> merged(n_events);
+        for (size_t e = 0; e < events.size() && e < emap.size(); ++e) merged[emap[e]] = events[e];
+        events = std::move(merged);
+    };
     for (FunctionCell& c : iv.cells) {
         c.function = function(source, p, c.function, path, "interval");
-        if (same_events) continue;
-        std::vector<EventCell> merged(n_events);
-        for (size_t e = 0; e < c.events.size() && e < emap.size(); ++e) merged[emap[e]] = c.events[e];
-        c.events = std::move(merged);
+        merge_events(c.events);
     }
+    if (iv.lines.empty()) return;
+    SourceLineMerger& lines_of = lines(source, p, path);
+    for (LineCell& c : iv.lines) {
+        c.location = lines_of.location(c.location);
+        merge_events(c.events);
+    }
+}
+
+SourceLineMerger& DatasetMerger::lines(size_t source, const Profile& p, const std::string& path) {
+    std::unique_ptr<SourceLineMerger>& merger = slots_[source].lines;
+    if (!merger)
+        merger = std::make_unique<SourceLineMerger>(d_, *line_index_, p.lines, [this, source, &p, path](uint32_t f) {
+            return function(source, p, f, path, "code location");
+        });
+    return *merger;
+}
+
+void DatasetMerger::add_code_lines(size_t source, const Profile& p, const std::string& path) {
+    if (p.lines.addresses.empty()) return;
+    lines(source, p, path).add_addresses(slots_[source].functions);
 }
 
 Dataset merge_profiles(std::vector<Source> sources) {
@@ -119,6 +146,9 @@ Dataset merge_profiles(std::vector<Source> sources) {
         for (DataObject& o : p.locality.data)
             if (o.site.function != kNoFunction)
                 o.site.function = merger.function(si, p, o.site.function, src.path, "data object");
+        // After every record that names code: the addresses a dataset's CodeRef can name.
+        merger.add_code_lines(si, p, src.path);
+        p.lines = {};
     }
     d.sources = std::move(sources);
     return d;
@@ -147,6 +177,9 @@ Dataset subset(const Dataset& d, const std::vector<uint32_t>& sources) {
     Dataset out;
     out.events = d.events;
     out.functions = d.functions;
+    out.strings = d.strings;
+    out.locations = d.locations;
+    out.code_lines = d.code_lines;
     std::vector<int> new_index(d.sources.size(), -1);
     for (uint32_t s : sources) {
         new_index[s] = static_cast<int>(out.sources.size());
@@ -161,25 +194,33 @@ Dataset subset(const Dataset& d, const std::vector<uint32_t>& sources) {
     return out;
 }
 
+namespace {
+
+// Adds `from` into `into`, one cell per function or location.
+template <class Cell, uint32_t Cell::*id>
+void fold_cells(std::vector<Cell>& into, std::unordered_map<uint32_t, size_t>& cell_of, const std::vector<Cell>& from) {
+    for (const Cell& c : from) {
+        auto [it, added] = cell_of.try_emplace(c.*id, into.size());
+        if (added) into.push_back(c);
+        else accumulate(into[it->second], c);
+    }
+}
+
+}  // namespace
+
 void fold_intervals(Source& s) {
     Profile& p = s.profile;
     s.n_intervals = p.intervals.size();
     s.folded = true;
     if (p.intervals.empty()) return;
-    Interval all{p.intervals.front().tid, 0, p.intervals.front().start_ns, p.intervals.front().end_ns, {}};
-    std::unordered_map<uint32_t, size_t> cell_of;  // function → index in all.cells
+    Interval all{p.intervals.front().tid, 0, p.intervals.front().start_ns, p.intervals.front().end_ns, {}, {}};
+    std::unordered_map<uint32_t, size_t> cell_of, line_of;  // function, location → index in all.cells, all.lines
     for (const Interval& iv : p.intervals) {
         all.start_ns = std::min(all.start_ns, iv.start_ns);
         all.end_ns = std::max(all.end_ns, iv.end_ns);
-        for (const FunctionCell& c : iv.cells) {
-            s.samples += c.samples;
-            auto [it, added] = cell_of.try_emplace(c.function, all.cells.size());
-            if (added) {
-                all.cells.push_back(c);
-                continue;
-            }
-            accumulate(all.cells[it->second], c);
-        }
+        for (const FunctionCell& c : iv.cells) s.samples += c.samples;
+        fold_cells<FunctionCell, &FunctionCell::function>(all.cells, cell_of, iv.cells);
+        fold_cells<LineCell, &LineCell::location>(all.lines, line_of, iv.lines);
     }
     p.intervals.assign(1, std::move(all));
 }
@@ -206,7 +247,16 @@ Dataset load_dataset(const std::vector<std::string>& paths, const LoadParams& pa
     for (auto& t : threads) t.join();
     for (const auto& e : errors)
         if (e) std::rethrow_exception(e);
-    return merge_profiles(std::move(sources));
+    Dataset d = merge_profiles(std::move(sources));
+    if (params.inline_mode == InlineMode::callee) charge_inlined_code(d);
+    return d;
+}
+
+bool names_function(const FunctionInfo& f, const std::string& name) {
+    if (f.name == name || f.symbol == name) return true;
+    // "compress" names "compress(char const*, unsigned long)".
+    size_t paren = f.name.find('(');
+    return paren != std::string::npos && f.name.compare(0, paren, name) == 0 && paren == name.size();
 }
 
 std::string object_basename(const std::string& path) {

@@ -3,7 +3,10 @@
 // processes and MPI ranks of one run add up. Every report reads this.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <map>
+#include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -23,6 +26,45 @@ struct FunctionInfo {
     uint64_t start = 0;  // link-time address of its first byte (0 for the [unknown] bucket)
 };
 
+// Whether a user's NAME (--phases=func:NAME, --lines=func:NAME) names the
+// function: its name, its symbol, or a C++ name without its parameters.
+bool names_function(const FunctionInfo& f, const std::string& name);
+
+// Where sampled code is in the source (profiles of format 1.6 on): a
+// function at a line. Strings are Dataset::strings indices.
+struct SourceFrame {
+    uint32_t symbol = kNoString;  // the function, as the symbol table or debug info names it
+    uint32_t file = kNoString;    // kNoString: unknown
+    uint32_t line = 0;            // 0: unknown
+};
+
+// A source location: the code's own line and the functions inlined there,
+// as pprof's Line list or addr2line -i gives them.
+struct SourceLocation {
+    uint32_t function = 0;  // Dataset::functions: the function (symbol) the code lies in
+    // Innermost first, never empty. frames[0]: the code's own file:line, in
+    // the innermost function inlined there (or `function` when none); each
+    // next frame: the function the one before was inlined into, at its call
+    // site. The last frame is `function` itself.
+    std::vector<SourceFrame> frames;
+    // Dataset::functions: the function its time goes to with --inline (that
+    // of frames[0]); set by charge_inlined_code for every location a line
+    // cell names, kNoFunction before.
+    uint32_t callee = kNoFunction;
+};
+
+// An instruction's place: its location and column (0: unknown).
+struct CodeLine {
+    uint32_t location = 0;  // Dataset::locations
+    uint32_t column = 0;
+};
+
+// Whether time in inlined code belongs to the function it was inlined into
+// (caller: the default, the symbol holding the code, as in perf report's
+// flat profile) or to the inlined function (callee: --inline, as perf
+// report --inline shows inlined functions in call chains).
+enum class InlineMode { callee, caller };
+
 struct Source {
     std::string path;
     Profile profile;  // metadata and locality: its intervals live in Dataset::intervals;
@@ -40,9 +82,41 @@ struct Dataset {
     // `functions`, FunctionCell::events is indexed like `events`.
     std::vector<Interval> intervals;
     std::vector<uint32_t> interval_source;  // index into `sources` per interval
+    // Source lines: Interval::lines cells name `locations`. Profiles without
+    // source lines (older ones) have none.
+    std::vector<std::string> strings;       // file paths and symbols of SourceFrames
+    std::vector<SourceLocation> locations;
+    // Instruction → place, for every code address a profile has a row for.
+    struct CodeKeyHash {
+        size_t operator()(const std::pair<uint32_t, uint64_t>& k) const {
+            return std::hash<uint64_t>()(k.second ^ uint64_t{k.first} << 48);
+        }
+    };
+    std::unordered_map<std::pair<uint32_t, uint64_t>, CodeLine, CodeKeyHash> code_lines;
 
     std::vector<std::string> event_names() const;
     std::string program() const;  // the first source's program ("" if none)
+
+    // The source line of an instruction as the dataset names code (a
+    // CodeRef of a locality record: its function a Dataset::functions
+    // index): every address a collector sampled or handed out for a
+    // locality record has one. None when its profile has no row for it
+    // (older profiles).
+    std::optional<CodeLine> code_line(const CodeRef& code) const;
+    // The frame the reports show for a location: its innermost (callee)
+    // or its outermost (caller: the function's own line); and the function
+    // its time goes to (callee: as charge_inlined_code set it).
+    const SourceFrame& shown_frame(const SourceLocation& l, InlineMode mode) const;
+    uint32_t shown_function(const SourceLocation& l, InlineMode mode) const;
+    // A frame's function as the reports name it (demangled; the last frame
+    // is the location's function, with "[unknown] OBJECT"; "??" when the
+    // debug info names none).
+    std::string frame_function(const SourceLocation& l, const SourceFrame& f) const;
+    // "file.c:123": the file's base name and line, as perf and addr2line
+    // print them; "??:0" when unknown.
+    std::string source_text(const SourceFrame& f) const;
+    // The full path of a frame's file ("" when unknown).
+    std::string file_path(const SourceFrame& f) const;
 };
 
 // The sources of each rank of a parallel job, ascending rank: a rank's own
@@ -65,6 +139,9 @@ Dataset subset(const Dataset& d, const std::vector<uint32_t>& sources);
 // Merges profiles already in memory (the sources' intervals are moved out).
 Dataset merge_profiles(std::vector<Source> sources);
 
+class SourceLineMerger;  // source_line_merge.hpp
+struct SourceLineIndex;
+
 // The numbering of a merged dataset, made one source at a time: events are
 // matched by name, functions by (object path, symbol name), so threads,
 // processes and MPI ranks of one run add up. merge_profiles adds every
@@ -72,7 +149,8 @@ Dataset merge_profiles(std::vector<Source> sources);
 // starts and its intervals as they are read.
 class DatasetMerger {
 public:
-    explicit DatasetMerger(Dataset& d) : d_(d) {}
+    explicit DatasetMerger(Dataset& d);
+    ~DatasetMerger();
     DatasetMerger(const DatasetMerger&) = delete;
     DatasetMerger& operator=(const DatasetMerger&) = delete;
 
@@ -84,17 +162,25 @@ public:
     // has no function f.
     uint32_t function(size_t source, const Profile& p, uint32_t f, const std::string& path, const char* what);
     // An interval of the source's profile in the dataset's numbering: its
-    // cells' functions, and their events in the dataset's order.
+    // cells' functions, its line cells' locations (Dataset::locations), and
+    // their events in the dataset's order. `p` is the same profile at every
+    // call for a source (it may grow between calls, as a live one does).
     void remap(size_t source, const Profile& p, Interval& iv, const std::string& path);
+    // The source's address rows whose function the dataset has by now
+    // (Dataset::code_lines): call after every record naming code is remapped.
+    void add_code_lines(size_t source, const Profile& p, const std::string& path);
 
 private:
     struct Slot {
         std::vector<size_t> events;       // the source's event e → the dataset's
         std::vector<uint32_t> functions;  // the source's function f → the dataset's, or unmapped
+        std::unique_ptr<SourceLineMerger> lines;  // made when its profile first names a location
     };
+    SourceLineMerger& lines(size_t source, const Profile& p, const std::string& path);
     Dataset& d_;
     std::unordered_map<std::string, size_t> event_index_;
     std::map<std::pair<std::string, std::string>, uint32_t> function_ids_;
+    std::unique_ptr<SourceLineIndex> line_index_;
     std::vector<Slot> slots_;
 };
 
@@ -105,7 +191,17 @@ private:
 struct LoadParams {
     bool fold = false;
     unsigned threads = 0;  // files read at once; 0 = one per CPU
+    InlineMode inline_mode = InlineMode::caller;  // callee: see charge_inlined_code
 };
+
+// Charges the time of inlined code to the inlined functions (InlineMode::
+// callee): each interval's line cells in inlined code move from the
+// function they lie in to the innermost function inlined there (a function
+// of the same object and name as an out-of-line copy is that function), so
+// every report sees the inlined functions as functions; every location a
+// cell names gets its SourceLocation::callee. Intervals without line cells
+// stay as they are.
+void charge_inlined_code(Dataset& d);
 
 // Sums a profile's intervals into one per profile (seq 0, spanning them all);
 // the source keeps the number of intervals and samples it had.

@@ -4,10 +4,15 @@
 //
 // sprof knows where each sample landed, not the call stack above it: every
 // sample has one location, a leaf. Values per sample: samples, cpu (the
-// reference time), and every event's estimate.
+// reference time), and every event's estimate. A sample per source location
+// where the profile has lines (its Line list: the code's own file:line in the
+// innermost inlined function, then each call site out to the function's own
+// line, as pprof lists inlined frames), else per function at line 0.
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <map>
+#include <optional>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -52,13 +57,12 @@ int64_t as_int64(double v) {
     return v >= kMax ? static_cast<int64_t>(kMax) : std::llround(v);
 }
 
-// Where samples are charged: a function and a source line (0 = unknown).
-// Profiles name functions only today, so every place has line 0; one with
-// lines adds a place per (function, line), and pprof's -lines view comes
-// from the same Line records.
+// Where samples are charged: a source location (Dataset::locations) or,
+// where the profile has no lines, a function at line 0.
 struct Place {
     uint32_t function = 0;  // index into Dataset::functions
-    int64_t line = 0;
+    uint32_t location = kNoLocation;
+    static constexpr uint32_t kNoLocation = UINT32_MAX;
 };
 
 // The gzip file format (zlib's deflate with a gzip header: window bits 16 + 15).
@@ -95,22 +99,19 @@ public:
         for (const auto& e : d.events) type(profile_.add_sample_type(), e.name, event_unit(e.name));
         type(profile_.mutable_period_type(), "cpu", "nanoseconds");
         profile_.set_default_sample_type(strings_.index("cpu"));
-        unknown_.resize(d.events.size());
     }
 
-    void add_sample(const Place& place, const Counts& counts) {
+    // `estimates`: the place's share of each event (unknown: 0).
+    void add_sample(const Place& place, const Counts& counts, const std::vector<std::optional<double>>& estimates) {
         pb::Sample* s = profile_.add_sample();
         s->add_location_id(location_id(place));
         s->add_value(as_int64(static_cast<double>(counts.samples)));
         s->add_value(as_int64(static_cast<double>(counts.time_ns)));
-        const auto estimates = estimate_events(counts, estimator_);
-        for (size_t k = 0; k < estimates.size(); ++k) {
-            if (!estimates[k]) ++unknown_[k];
-            s->add_value(estimates[k] ? as_int64(*estimates[k]) : 0);
-        }
+        for (const auto& v : estimates) s->add_value(v ? as_int64(*v) : 0);
     }
 
-    pb::Profile finish() {
+    // `unknown`: per event, how many of `n_functions` have an unknown estimate.
+    pb::Profile finish(const std::vector<size_t>& unknown, size_t n_functions) {
         uint64_t start = UINT64_MAX, end = 0;
         for (const Source& s : d_.sources) start = std::min(start, s.profile.header.start_unix_ns);
         for (size_t i = 0; i < d_.intervals.size(); ++i)
@@ -123,11 +124,11 @@ public:
         profile_.add_comment(strings_.index(fmt::format("sprof {}: {} profile{}, estimator {}", d_.program(),
                                                         d_.sources.size(), d_.sources.size() == 1 ? "" : "s",
                                                         to_string(estimator_))));
-        for (size_t k = 0; k < unknown_.size(); ++k)
-            if (unknown_[k])
+        for (size_t k = 0; k < unknown.size(); ++k)
+            if (unknown[k])
                 profile_.add_comment(strings_.index(
                     fmt::format("{}: unknown for {} of {} functions (never live while they ran), written as 0",
-                                d_.events[k].name, unknown_[k], profile_.sample_size())));
+                                d_.events[k].name, unknown[k], n_functions)));
         return std::move(profile_);
     }
 
@@ -144,28 +145,41 @@ private:
         return it->second;
     }
 
-    uint64_t function_id(uint32_t f) {
-        auto [it, added] = functions_.try_emplace(f, profile_.function_size() + 1);
+    // A pprof function per (name, file): an inlined function's frames and
+    // the function's own name the same function wherever they are.
+    uint64_t function_id(const std::string& name, const std::string& system_name, const std::string& file) {
+        auto [it, added] = functions_.try_emplace({name, file}, profile_.function_size() + 1);
         if (added) {
-            const FunctionInfo& info = d_.functions[f];
             pb::Function* fn = profile_.add_function();
             fn->set_id(it->second);
-            fn->set_name(strings_.index(info.name));
-            fn->set_system_name(strings_.index(info.symbol.empty() ? info.name : info.symbol));
+            fn->set_name(strings_.index(name));
+            fn->set_system_name(strings_.index(system_name.empty() ? name : system_name));
+            fn->set_filename(strings_.index(file));
         }
         return it->second;
     }
 
     uint64_t location_id(const Place& place) {
-        const uint64_t key = (static_cast<uint64_t>(place.function) << 32) | static_cast<uint32_t>(place.line);
+        const uint64_t key = (static_cast<uint64_t>(place.function) << 32) | place.location;
         auto [it, added] = locations_.try_emplace(key, profile_.location_size() + 1);
-        if (added) {
-            pb::Location* loc = profile_.add_location();
-            loc->set_id(it->second);
-            loc->set_mapping_id(mapping_id(d_.functions[place.function].object));
+        if (!added) return it->second;
+        pb::Location* loc = profile_.add_location();
+        loc->set_id(it->second);
+        loc->set_mapping_id(mapping_id(d_.functions[place.function].object));
+        if (place.location == Place::kNoLocation) {
+            const FunctionInfo& info = d_.functions[place.function];
+            loc->add_line()->set_function_id(function_id(info.name, info.symbol, ""));
+            return it->second;
+        }
+        const SourceLocation& l = d_.locations[place.location];
+        for (const SourceFrame& f : l.frames) {
+            const bool own = &f == &l.frames.back();
             pb::Line* line = loc->add_line();
-            line->set_function_id(function_id(place.function));
-            line->set_line(place.line);
+            line->set_function_id(function_id(d_.frame_function(l, f),
+                                              own ? d_.functions[l.function].symbol
+                                                  : (f.symbol == kNoString ? "" : d_.strings[f.symbol]),
+                                              d_.file_path(f)));
+            line->set_line(f.line);
         }
         return it->second;
     }
@@ -175,10 +189,42 @@ private:
     pb::Profile profile_;
     StringTable strings_;
     std::unordered_map<std::string, uint64_t> mappings_;
-    std::unordered_map<uint32_t, uint64_t> functions_;
+    std::map<std::pair<std::string, std::string>, uint64_t> functions_;
     std::unordered_map<uint64_t, uint64_t> locations_;
-    std::vector<uint64_t> unknown_;  // per event: samples whose estimate is unknown
 };
+
+// The samples, time and events per source location of the intervals with
+// line cells (a function's cells add up to its cell), per function of the
+// others; in the flat profile's order (`ranked`), then by location.
+std::vector<std::pair<Place, Counts>> places(const Dataset& d, const std::vector<uint32_t>& ranked) {
+    const size_t n = d.events.size();
+    std::map<uint32_t, Counts> by_location;
+    std::vector<uint32_t> without_lines;
+    for (uint32_t i = 0; i < d.intervals.size(); ++i) {
+        const Interval& iv = d.intervals[i];
+        if (iv.lines.empty()) without_lines.push_back(i);
+        for (const LineCell& c : iv.lines) by_location.try_emplace(c.location, n).first->second.add(c, d.locations[c.location].function);
+    }
+    const auto per_function = by_function(d, without_lines);
+    std::vector<std::vector<std::pair<Place, Counts>>> of_function(d.functions.size());
+    for (auto& [loc, counts] : by_location) {
+        const uint32_t f = d.locations[loc].function;
+        of_function[f].push_back({{.function = f, .location = loc}, std::move(counts)});
+    }
+    std::vector<std::pair<Place, Counts>> out;
+    std::vector<bool> done(d.functions.size());
+    auto add = [&](uint32_t f) {
+        if (done[f]) return;
+        done[f] = true;
+        if (per_function[f].samples > 0 || per_function[f].time_ns > 0) out.push_back({{.function = f}, per_function[f]});
+        for (auto& p : of_function[f]) out.push_back(std::move(p));
+    };
+    for (uint32_t f : ranked) add(f);
+    // With --inline, a function whose time all went to the functions inlined
+    // in it still holds the locations (their Line lists name those).
+    for (uint32_t f = 0; f < d.functions.size(); ++f) add(f);
+    return out;
+}
 
 }  // namespace
 
@@ -186,8 +232,35 @@ void export_pprof(const Context& c) {
     const Dataset& d = c.data;
     PprofBuilder pprof(d, c.options.estimator);
     const auto per_function = by_function(d, all_intervals(d));
-    for (uint32_t f : ranked_functions(d, per_function)) pprof.add_sample({.function = f}, per_function[f]);
-    const pb::Profile profile = pprof.finish();
+    const auto ranked = ranked_functions(d, per_function);
+    // A function's estimate is the flat report's; its places share it as
+    // their own estimates do (an estimator may not add up: coverage's ratio
+    // of sums is not the sum of the places' ratios), so pprof's functions
+    // are the flat report's.
+    const auto all_places = places(d, ranked);
+    std::vector<std::vector<double>> shares(d.functions.size(), std::vector<double>(d.events.size()));
+    std::vector<std::vector<std::optional<double>>> own;
+    for (const auto& [place, counts] : all_places) {
+        own.push_back(estimate_events(counts, c.options.estimator));
+        for (size_t k = 0; k < own.back().size(); ++k) shares[place.function][k] += own.back()[k].value_or(0);
+    }
+    for (size_t i = 0; i < all_places.size(); ++i) {
+        const auto& [place, counts] = all_places[i];
+        const auto whole = estimate_events(per_function[place.function], c.options.estimator);
+        std::vector<std::optional<double>> share(whole.size());
+        for (size_t k = 0; k < whole.size(); ++k) {
+            const double sum = shares[place.function][k];
+            if (whole[k] && own[i][k]) share[k] = sum > 0 ? *whole[k] * *own[i][k] / sum : *own[i][k];
+        }
+        pprof.add_sample(place, counts, share);
+    }
+    // The comment on unknown estimates counts functions, as the flat report shows them.
+    std::vector<size_t> unknown(d.events.size());
+    for (uint32_t f : ranked) {
+        const auto estimates = estimate_events(per_function[f], c.options.estimator);
+        for (size_t k = 0; k < estimates.size(); ++k) unknown[k] += !estimates[k];
+    }
+    const pb::Profile profile = pprof.finish(unknown, ranked.size());
 
     std::string encoded;
     if (!profile.SerializeToString(&encoded)) throw std::runtime_error("--export pprof: cannot encode the profile");

@@ -40,4 +40,10 @@ Format parse_format(const std::string& value) {
     throw UsageError("unknown format '" + value + "' (use text, csv or json)");
 }
 
+std::string parse_function_choice(const std::string& option, const std::string& value, const std::string& whole) {
+    if (value.starts_with("func:") && value.size() > 5) return value.substr(5);
+    if (value != whole) throw UsageError(option + " takes " + whole + " or func:NAME, not '" + value + "'");
+    return {};
+}
+
 }  // namespace sprof::analyze

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "code_location.hpp"
+#include "dataset.hpp"
 #include "miss_ratio_curve.hpp"
 #include "phases.hpp"
 #include "sprof/estimator.hpp"
@@ -29,6 +30,8 @@ struct Options {
     bool report_given = false;         // a report was asked for explicitly
     std::vector<std::string> outputs;  // names of the output kinds asked for (--plot, --export)
     Estimator estimator = Estimator::coverage;
+    InlineMode inline_mode = InlineMode::caller;  // --no-inline (default) or --inline
+    bool inline_given = false;                    // one of the two was given
     bool ci = false;  // --ci: a 95 % confidence interval beside every estimate
     Format format = Format::text;
     size_t top = 0;  // 0 = all
@@ -36,6 +39,7 @@ struct Options {
     bool default_rates = true;
     bool by_function = false;
     PhaseSpec phases;
+    std::string lines_function;    // --lines=func:NAME; "" = every line
     double phase_threshold = 0.1;  // share of an interval's time that counts as running
     unsigned min_phase = 3;        // intervals
     std::string plot_file;
@@ -61,5 +65,8 @@ PhaseParams phase_params(const Options& o);
 unsigned long parse_count(const std::string& option, const std::string& value);  // a non-negative integer
 double parse_fraction(const std::string& option, const std::string& value);      // in [0, 1]
 Format parse_format(const std::string& value);
+// A report's choice of all or one function: `whole` (e.g. "auto", "all")
+// gives "", "func:NAME" gives NAME.
+std::string parse_function_choice(const std::string& option, const std::string& value, const std::string& whole);
 
 }  // namespace sprof::analyze

@@ -70,13 +70,6 @@ double noise_variance(const Features& x) {
     return sum / static_cast<double>(kept) / 2;
 }
 
-bool names_function(const FunctionInfo& f, const std::string& name) {
-    if (f.name == name || f.symbol == name) return true;
-    // "compress" names "compress(char const*, unsigned long)".
-    size_t paren = f.name.find('(');
-    return paren != std::string::npos && f.name.compare(0, paren, name) == 0 && paren == name.size();
-}
-
 // Each row's weight: its reference time against a full row's, the median
 // (rows of H samples, or of fixed length, are nearly all alike), at most 1.
 // The last row of a run holds what was left when the program ended — a

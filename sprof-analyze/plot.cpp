@@ -14,12 +14,16 @@
 #include "plot.hpp"
 
 #include "report_mrc.hpp"
+#include "text_columns.hpp"
 
 namespace sprof::analyze {
 
 namespace {
 
 constexpr size_t kDefaultPlotFunctions = 5;
+// A function's name in the key and a phase's label, at most: longer ones
+// (C++ templates, a hostile profile's megabytes) would crowd the plot out.
+constexpr size_t kKeyColumns = 60;
 
 double value_or_nan(const std::optional<double>& v) {
     return v ? *v : std::numeric_limits<double>::quiet_NaN();
@@ -130,7 +134,7 @@ void write_plot(const Context& c) {
             double x = seconds(rows[phases[i].first].start_ns);
             if (i > 0) gp << fmt::format("set arrow from {},graph 0 to {},graph 1 nohead dt 2 lc rgb 'gray40'\n", x, x);
             gp << fmt::format("set label {} at {},graph 0.97 left offset 0.3,0 tc rgb 'gray30'\n",
-                              gnuplot_string(phases[i].label), x);
+                              gnuplot_string(abbreviate(phases[i].label, kKeyColumns)), x);
         }
         std::vector<std::string> plots;
         std::vector<const Series*> data;
@@ -139,7 +143,7 @@ void write_plot(const Context& c) {
         for (size_t i = 0; i < top.size(); ++i) {
             if (!drawable(p.functions[i])) continue;
             plots.push_back("'-' using 1:2 with linespoints pt 7 ps 0.4 lw 1 title " +
-                            gnuplot_string(d.functions[top[i]].name));
+                            gnuplot_string(abbreviate(d.functions[top[i]].name, kKeyColumns)));
             data.push_back(&p.functions[i]);
         }
         bool step_titled = false;  // one legend entry for all the phases' steps

@@ -1,5 +1,7 @@
 // Pieces shared by all the reports.
 
+#include <fmt/format.h>
+
 #include "reports.hpp"
 
 namespace sprof::analyze {
@@ -83,6 +85,26 @@ void put_rates(Table& t, const Counts& counts, const RateSet& rates,
     std::vector<std::optional<Bounds>> bounds(values.size());
     if (ci) bounds = rates.intervals(counts, spreads);
     for (size_t i = 0; i < values.size(); ++i) put_estimated(t, values[i], bounds[i], ci);
+}
+
+void write_heading(const Context& c, const Counts& all) {
+    const Dataset& d = c.data;
+    c.out << fmt::format("{}: {} profile{}, {} samples, {:.3f} s, estimator {}\n",
+                         d.program().empty() ? "sprof" : d.program(), d.sources.size(), d.sources.size() == 1 ? "" : "s",
+                         all.samples, all.seconds(), to_string(c.options.estimator));
+    for (const auto& r : c.rates.rates()) c.out << fmt::format("  rate {} = {}\n", r.name, r.expression);
+}
+
+Json totals_json(const Context& c, const Counts& all) {
+    Table totals;
+    totals.add_column({Column::integer, "samples"});
+    totals.add_column({Column::fixed, "time_s", 3});
+    add_event_and_rate_columns(totals, c.data, c.rates, c.options.ci);
+    totals.new_row();
+    totals.put(all.samples);
+    totals.put(all.seconds());
+    put_events_and_rates(totals, all, c.rates, c.options.estimator, c.options.ci);
+    return totals.to_json().at(0);
 }
 
 Json profiles_json(const Dataset& d) {

@@ -1,6 +1,4 @@
 // The flat profile: functions by time, like prof(1).
-#include <fmt/format.h>
-
 #include "reports.hpp"
 
 namespace sprof::analyze {
@@ -23,22 +21,10 @@ void report_flat(const Context& c) {
     }
 
     if (c.options.format == Format::text) {
-        c.out << fmt::format("{}: {} profile{}, {} samples, {:.3f} s, estimator {}\n",
-                             d.program().empty() ? "sprof" : d.program(), d.sources.size(),
-                             d.sources.size() == 1 ? "" : "s", all.samples, all.seconds(),
-                             to_string(c.options.estimator));
-        for (const auto& r : c.rates.rates()) c.out << fmt::format("  rate {} = {}\n", r.name, r.expression);
+        write_heading(c, all);
         c.out << '\n';
     }
-    Table totals;
-    totals.add_column({Column::integer, "samples"});
-    totals.add_column({Column::fixed, "time_s", 3});
-    add_event_and_rate_columns(totals, d, c.rates, c.options.ci);
-    totals.new_row();
-    totals.put(all.samples);
-    totals.put(all.seconds());
-    put_events_and_rates(totals, all, c.rates, c.options.estimator, c.options.ci);
-    write_table(c, t, "functions", {{"total", totals.to_json().at(0)}});
+    write_table(c, t, "functions", {{"total", totals_json(c, all)}});
 }
 
 }  // namespace sprof::analyze

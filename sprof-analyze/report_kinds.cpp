@@ -23,6 +23,28 @@ std::vector<ReportKind> make_report_kinds() {
         .run = report_flat,
     });
     kinds.push_back({
+        .name = "lines",
+        .option = {.names = "--lines",
+                   .value = "[=all|func:NAME]",
+                   .implicit = "all",
+                   .help = "the flat profile per source line (file:line)",
+                   .set =
+                       [](Options& o, const std::string& opt, const OptionValues& v) {
+                           o.lines_function = parse_function_choice(opt, v[0], "all");
+                       }},
+        .details = "all: one row per source line of each function, most time first (--top N: the\n"
+                   "first N), with samples, time, its share, events and rates as in the flat\n"
+                   "profile; `source` is FILE:LINE with the file's base name, ??:0 where the code\n"
+                   "has no debug information. CSV and JSON add the full path (`file`) and the\n"
+                   "line number (`line`). func:NAME: only the lines of function NAME, in source\n"
+                   "order, like perf annotate. Time in inlined code is the caller's, at the line\n"
+                   "of the call (the default, --no-inline), or the inlined function's, at its own\n"
+                   "line (--inline). Lines come from the program's debug information (-g), also\n"
+                   "from a separate debug file (build-id or .gnu_debuglink, e.g. libc6-dbg);\n"
+                   "profiles older than format 1.6 have none.",
+        .run = report_lines,
+    });
+    kinds.push_back({
         .name = "info",
         .option = {.names = "--info", .help = "the profiles' metadata"},
         .details = "Per profile: collector, backend, program, argv, pid, host, start, clock, sample\n"
@@ -77,11 +99,7 @@ std::vector<ReportKind> make_report_kinds() {
                    .help = "program phases, one row per phase",
                    .set =
                        [](Options& o, const std::string& opt, const OptionValues& v) {
-                           const std::string& spec = v[0];
-                           o.phases.function.clear();
-                           if (spec.starts_with("func:") && spec.size() > 5) o.phases.function = spec.substr(5);
-                           else if (spec != "auto")
-                               throw UsageError(opt + " takes auto or func:NAME, not '" + spec + "'");
+                           o.phases.function = parse_function_choice(opt, v[0], "auto");
                        }},
         .details = "auto: change points of the per-interval vectors (function time shares and\n"
                    "rates), no phase shorter than --min-phase intervals; recurring behaviour gets\n"
@@ -310,7 +328,9 @@ std::vector<ReportKind> make_report_kinds() {
         .output = true,
         .exported = true,
         .details = "The flat profile as pprof's profile.proto, gzip-compressed: one sample per\n"
-                   "function with a value per sample type: samples (count), cpu (reference time,\n"
+                   "source location (its Line list: the inlined functions there, innermost first,\n"
+                   "then the function's own line; `go tool pprof -lines`), or per function where\n"
+                   "the profile has no source lines, with a value per sample type: samples (count), cpu (reference time,\n"
                    "nanoseconds; the default) and every event's estimate (task-clock and cpu-clock\n"
                    "in nanoseconds, others a count), so `go tool pprof -sample_index=page-faults`\n"
                    "ranks functions by page faults. An estimate that is unknown (the event was\n"
@@ -382,7 +402,7 @@ const std::vector<GroupOption>& group_options() {
         {{.names = "--by",
           .value = "function|line|instruction",
           .values = 1,
-          .help = "what a location is (default line)",
+          .help = "what a location is (default line, FILE:LINE)",
           .set = [](Options& o, const std::string& opt,
                     const OptionValues& v) { o.by = as_usage([&] { return parse_granularity(opt, v[0]); }); }},
          {"misses", "use", "data", "reuse-pairs", "html"}},

@@ -18,6 +18,8 @@ struct Context {
 
 // Functions by time, with event estimates and rates (report_flat.cpp).
 void report_flat(const Context& c);
+// Functions' time per source line (report_lines.cpp).
+void report_lines(const Context& c);
 // The profiles' metadata (report_info.cpp).
 void report_info(const Context& c);
 // One row per time-line row, or per (row, function) (report_timeline.cpp).
@@ -49,8 +51,8 @@ void export_pprof(const Context& c);
 // counters per event, phases as markers (export_gecko.cpp).
 void export_gecko(const Context& c);
 
-// A function's columns in the flat profile and sprof top's CSV: function,
-// object, samples, time_s, time_pct (its share of `all`'s time).
+// A function's columns in the flat profile, sprof --lines and sprof top's
+// CSV: function, object, samples, time_s, time_pct (its share of `all`'s time).
 void add_function_columns(Table& t);
 void put_function(Table& t, const Dataset& d, uint32_t f, const Counts& counts, const Counts& all);
 
@@ -69,6 +71,14 @@ void add_rate_columns(Table& t, const RateSet& rates, bool ci);
 void put_rates(Table& t, const Counts& counts, const RateSet& rates, Estimator e, bool ci);
 void put_rates(Table& t, const Counts& counts, const RateSet& rates,
                const std::vector<std::optional<EstimateSpread>>& spreads, bool ci);
+
+// A flat profile's first lines in text: program, profiles, samples, time,
+// estimator, and the rates' definitions.
+void write_heading(const Context& c, const Counts& all);
+
+// The totals of a report as one JSON object: samples, time_s, every event
+// and rate (JSON's "total").
+Json totals_json(const Context& c, const Counts& all);
 
 // Writes a table in the chosen format; JSON wraps it as {"<key>": rows, …meta}.
 void write_table(const Context& c, const Table& t, const char* key, Json meta = Json::object());

@@ -5,6 +5,16 @@ namespace sprof::analyze {
 
 std::string long_name(const OptionSpec& s) { return s.names.substr(s.names.rfind(',') + 1); }
 
+namespace {
+
+void set_inline(Options& o, InlineMode mode) {
+    if (o.inline_given && o.inline_mode != mode) throw UsageError("--inline and --no-inline exclude each other");
+    o.inline_mode = mode;
+    o.inline_given = true;
+}
+
+}  // namespace
+
 const std::vector<OptionSpec>& shared_options() {
     static const std::vector<OptionSpec> options = {
         {.names = "--rate",
@@ -27,6 +37,12 @@ const std::vector<OptionSpec>& shared_options() {
                  throw UsageError(e.what());
              }
          }},
+        {.names = "--inline",
+         .help = "time in inlined code is the inlined function's",
+         .set = [](Options& o, const std::string&, const OptionValues&) { set_inline(o, InlineMode::callee); }},
+        {.names = "--no-inline",
+         .help = "time in inlined code is the function's it was\ninlined into (default)",
+         .set = [](Options& o, const std::string&, const OptionValues&) { set_inline(o, InlineMode::caller); }},
         {.names = "--ci",
          .help = "a 95 % confidence interval beside every estimate:\n"
                  "NAME_low and NAME_high after each column NAME",

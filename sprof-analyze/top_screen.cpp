@@ -20,6 +20,7 @@
 
 #include <fmt/format.h>
 
+#include "text_columns.hpp"
 #include "top_view.hpp"
 
 // Last, and as functions: its macros (erase(), timeout(), …) would rewrite
@@ -42,20 +43,6 @@ std::string bar(double share, bool utf8) {
     if (!(share > 0)) return " ";
     const int level = std::clamp(static_cast<int>(share * 8 - 1e-9), 0, 7);
     return utf8 ? kBars[level] : std::string(1, kAscii[level]);
-}
-
-// Characters, not bytes, of a UTF-8 string: what a terminal column holds
-// (symbol names are ASCII or narrow characters).
-size_t columns(const std::string& s) {
-    return static_cast<size_t>(std::count_if(s.begin(), s.end(), [](char ch) { return (ch & 0xc0) != 0x80; }));
-}
-
-std::string fit(const std::string& s, size_t width) {
-    size_t used = 0, i = 0;
-    for (; i < s.size(); ++i) {
-        if ((s[i] & 0xc0) != 0x80 && used++ == width) break;
-    }
-    return s.substr(0, i);
 }
 
 std::string pad_left(const std::string& s, size_t width) {

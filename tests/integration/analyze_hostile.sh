@@ -20,7 +20,8 @@ run_bounded() {
 # with WANT_RC; stderr is only "sprof: " lines, exactly ERROR when given.
 every_report() {
     local file=$1 want=$2 error=${3:-}
-    local -a reports=("" --info --timeline "--timeline --by-function" --phases --warp
+    local -a reports=("" --inline --info --timeline "--timeline --by-function" --phases --warp
+                      --lines "--lines --inline"
                       "--export chrome-trace $SCRATCH/trace.json" "--export pprof $SCRATCH/profile.pb.gz"
                       "--export gecko $SCRATCH/gecko.json" "--plot $SCRATCH/plot.png --rate per_s=samples/time"
                       "--calibrate -o $SCRATCH/machine.json")
@@ -113,6 +114,29 @@ rc=$(run_bounded flat.csv err.txt --format csv event-name-ambiguous.sprof)
 [ "$(head -1 flat.csv)" = "function,object,samples,time_s,time_pct,task-clock,page-faults,page-faults/task,page-faults/task_per_ms" ] ||
     fail "event-name-ambiguous: columns $(head -1 flat.csv)"
 pass "a default rate that does not parse is left out"
+
+# Source lines (format 1.6): a file of every kind of source-line record;
+# 40,000 locations of a function with a 1 MB name, sharing a 100 kB file
+# name, each in code of its own inlined function, × 1,000 events (a copy of a
+# name or its hash per location, or a function with a row of event sums per
+# inlined name, would cost gigabytes or minutes);
+# 100,000 one-cell LINE_CELLS parts of a 20,000-cell interval.
+every_report source-lines.sprof 0
+rc=$(run_bounded lines.csv err.txt --lines --inline --format csv source-lines.sprof)
+[ "$(cut -d, -f1,2,4 lines.csv | tr '\n' ' ')" = "source,function,samples sq.h:3,square,4 app.c:10,work,3 ??:0,[unknown],1 " ] ||
+    fail "source-lines: --lines --inline $(cat lines.csv)"
+rc=$(run_bounded lines.csv err.txt --lines --format csv source-lines.sprof)
+[ "$(cut -d, -f1,2,4 lines.csv | tr '\n' ' ')" = "source,function,samples app.c:12,work,4 app.c:10,work,3 ??:0,[unknown],1 " ] ||
+    fail "source-lines: --lines $(cat lines.csv)"
+rc=$(run_bounded lines.csv err.txt --lines=func:work --format csv source-lines.sprof)
+[ "$(cut -d, -f1,4 lines.csv | tr '\n' ' ')" = "source,samples app.c:10,3 app.c:12,4 " ] ||
+    fail "source-lines: --lines=func:work $(cat lines.csv)"
+every_report locations-many.sprof 0
+every_report line-parts-many.sprof 0
+rc=$(run_bounded lines.csv err.txt --lines --format csv line-parts-many.sprof)
+[ "$(sed -n 2p lines.csv | cut -d, -f1,4)" = "a.c:20000,100001" ] || fail "line-parts-many: top row $(sed -n 2p lines.csv)"
+[ "$(wc -l <lines.csv)" -eq 20001 ] || fail "line-parts-many: $(wc -l <lines.csv) lines, not 20,001"
+pass "source lines: every report; many locations and many parts bounded, and the right sums"
 
 # Not profiles at all: one line each, and /dev/zero is not read without end.
 mkdir adir

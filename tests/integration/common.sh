@@ -25,8 +25,7 @@ if [ "${SPROF_TEST_AS_NOBODY:-0}" = 1 ]; then
     cp -a "$BUILD/tests/locality_dump" "$COPY/build/tests/"
     cp -a "$BUILD/share" "$COPY/build/share"  # sprof-cc's specs file
     cp -a "$HERE" "$COPY/integration"
-    mkdir -p "$COPY/workloads/locality"  # sources whose lines a test reads (loc_pairs.sh)
-    cp -a "$HERE/../workloads/locality/known" "$COPY/workloads/locality/known"
+    cp -a "$HERE/../workloads" "$COPY/workloads"  # sources: tests find marked lines in them
     chmod -R a+rX "$COPY"
     chown 65534:65534 "$COPY/home"  # nobody's scratch space and $HOME (perf writes ~/.debug)
     echo "running as nobody (uid 65534) on a copy in $COPY"
@@ -258,6 +257,55 @@ PY
     done
     cd ..
     pass "$collector: a job that lost rank 1 still reports, and names rank 1 incomplete"
+}
+
+# lines_vs_truth COLLECTOR: the lines workload (tests/workloads/lines.c,
+# built with -g) under COLLECTOR. `sprof --lines` must put plain_loop's and
+# the inlined helper's share of the time on their lines, found by their
+# markers in the source, within sampling error of the workload's own clock;
+# the helper is a function of its own with --inline and folded into its
+# caller, at the line of the call, with --no-inline (the default). Then the same
+# program stripped, its debug info in a separate file found by
+# .gnu_debuglink: the same lines.
+lines_vs_truth() {
+    local collector=$1 src=$HERE/../workloads/lines.c
+    [ -r "$src" ] || fail "no source $src"
+    marked() { grep -n "LINE:$1 " "$src" | cut -d: -f1; }
+    local lines="plain=$(marked PLAIN) inlined=$(marked INLINED) call=$(marked CALL)"
+    "$BIN/$collector" -e task-clock -s 2ms -o lines.sprof "$WORK/lines" -t 2 -o truth.txt
+    for mode in inline no-inline; do
+        "$BIN/sprof" --lines --$mode --format csv lines.sprof > lines-$mode.csv
+        "$BIN/sprof" --$mode --format csv lines.sprof > flat-$mode.csv
+    done
+    python3 "$HERE/check_lines.py" truth.txt . "$collector" $lines
+    # The pprof export per source line, read back by pprof itself (when there
+    # is go): each --lines row is pprof's locations at that line, and pprof's
+    # own -lines view shows the loop's line and the inlined helper's line
+    # (its Line list names the helper inlined at the call).
+    if command -v go > /dev/null; then
+        "$BIN/sprof" --export pprof lines.pb.gz lines.sprof
+        python3 "$HERE/check_pprof.py" lines.pb.gz flat-no-inline.csv pprof.csv lines-no-inline.csv ||
+            fail "$collector: pprof does not read the lines back as sprof --lines gives them"
+        local top
+        top=$(go tool pprof -top -lines lines.pb.gz)
+        grep -q "lines\.c:$(marked PLAIN)\$" <<<"$top" || fail "$collector: pprof -lines has no plain loop line: $top"
+        grep -q "inlined_steps .*lines\.c:$(marked INLINED) (inline)\$" <<<"$top" ||
+            fail "$collector: pprof -lines has no inlined line: $top"
+    fi
+
+    cp "$WORK/lines" lines-full
+    objcopy --only-keep-debug lines-full lines.debug
+    objcopy --strip-all --add-gnu-debuglink=lines.debug lines-full lines-stripped
+    ! readelf -S lines-stripped | grep -Eq '\.(symtab|debug_line)' || fail "lines-stripped is not stripped"
+    mkdir stripped
+    "$BIN/$collector" -e task-clock -s 2ms -o stripped/lines.sprof ./lines-stripped -t 2 -o stripped/truth.txt
+    cd stripped
+    for mode in inline no-inline; do
+        "$BIN/sprof" --lines --$mode --format csv lines.sprof > lines-$mode.csv
+        "$BIN/sprof" --$mode --format csv lines.sprof > flat-$mode.csv
+    done
+    python3 "$HERE/check_lines.py" truth.txt . "$collector, stripped with a debug file" $lines
+    cd ..
 }
 
 # own_ticks_kept COLLECTOR ARGS…: the program's own ITIMER_PROF ticks (1 s of

@@ -6,13 +6,15 @@
 # from a line last touched 65,536 accesses before: it misses in 32 KiB and
 # in 1 MiB alike, so the exact run counts 1,310,720 misses at chase's load
 # in both, the most of any instruction; it uses 8 of the line's 64 bytes
-# (12.5 %) once. Sampled (1 in 1000), chase's load must be the top line too;
+# (12.5 %) once. The top line is named FILE:LINE, kernels.c's line marked
+# "chase's load". Sampled (1 in 1000), chase's load must be the top line too;
 # its misses are those reuses plus the cold miss each line's last access
 # stands for (65,536: the setup's first touches, charged to the last
 # access, which is chase's), within five binomial standard errors. The data
-# view names the nodes' heap block; the reuse pairs have chase's load
-# reusing itself, hint tiling+layout (8 of 64 bytes). Then bad input: one
-# line each, and the exit status sprof documents.
+# view names the nodes' heap block by its allocation's line (marked); the
+# reuse pairs have chase's load reusing itself, hint tiling+layout (8 of 64
+# bytes). Then bad input: one line each, and the exit status sprof
+# documents.
 source "$(dirname "$0")/common.sh" "$1"
 export LD_LIBRARY_PATH=$BUILD/lib  # see loc_sampled.sh
 events=$(choose_events task-clock task-clock)
@@ -32,14 +34,19 @@ head -1 sampled.misses.csv | grep -q '^location,accesses_pct,miss_ratio,misses,m
     fail "--misses CSV header: $(head -1 sampled.misses.csv)"
 head -1 sampled.use.csv | grep -q '^location,spatial_use,temporal_use,' || fail "--use CSV header: $(head -1 sampled.use.csv)"
 
-python3 - $N $R <<'PY' || fail "chase's misses, use, data or pairs differ from the known answer"
-import csv, json, math, sys
+python3 - $N $R "$HERE/../workloads/locality/kernels.c" <<'PY' || fail "chase's misses, use, data or pairs differ from the known answer"
+import csv, json, math, re, sys
 n, rounds = int(sys.argv[1]), int(sys.argv[2])
+# A line is FILE:LINE, FILE the full path of the source the program was built from.
+source = open(sys.argv[3]).read().splitlines()
+marked = lambda mark: next(i + 1 for i, line in enumerate(source) if f"/* {mark} */" in line)
+at_line = lambda location, line: re.fullmatch(rf"/.*/kernels\.c:{line}", location) is not None
 rows = lambda p: list(csv.DictReader(open(p)))
 sampled, exact = rows("sampled.misses.csv"), rows("exact.misses.csv")
 s, e = sampled[0], exact[0]
 print(f"top line: sampled {s['location']} ({s['function']}), exact {e['location']} ({e['function']})")
 assert s["location"] == e["location"] and e["function"] == "chase", (s, e)
+assert at_line(e["location"], marked("chase's load")), (e["location"], marked("chase's load"))
 for col in ("misses", "misses_1M"):
     assert int(float(e[col])) == n * rounds, (col, e[col])
 # Sampled: a share p of the accesses is charged to chase's load; each sample
@@ -63,7 +70,8 @@ for run, u in zip(("sampled", "exact"), use):
 data = rows("data.csv")
 share = float(data[0]["misses"]) / sum(float(r["misses"]) for r in data)
 print(f"  data: {data[0]['data']} ({data[0]['kind']}) holds {100 * share:.1f} % of the misses")
-assert data[0]["kind"] == "heap" and data[0]["data"].startswith("heap@") and share >= 0.9, data[0]
+assert data[0]["kind"] == "heap" and share >= 0.9, data[0]
+assert at_line(data[0]["data"].removeprefix("heap@"), marked("heap: every block")), data[0]
 
 pairs = json.load(open("pairs.json"))
 top = pairs["pairs"][0]

@@ -6,8 +6,8 @@
 #    23 have a next one; the one from loop 1's last store to loop 2's first
 #    load spans the block (1024 lines) and misses in 32 KiB: 1 in 23 reuses,
 #    all in one pair. The heavy pair must lead from loop 1's line to loop
-#    2's (addr2line of the reported instructions against the source's
-#    marked lines), with a fusion hint; fused into one loop, the long reuses
+#    2's (the reported FILE:LINE locations against the source's marked
+#    lines), with a fusion hint; fused into one loop, the long reuses
 #    must be gone.
 #  * A naive and a tiled matrix multiply (tests/workloads/locality/kernels.c,
 #    128×128 doubles): the share of reuses longer than a 32 KiB cache,
@@ -19,7 +19,6 @@
 source "$(dirname "$0")/common.sh" "$1"
 export LD_LIBRARY_PATH=$BUILD/lib  # see loc_sampled.sh
 events=$(choose_events task-clock task-clock)
-command -v addr2line > /dev/null || { echo "skipped: no addr2line (binutils)"; exit 77; }
 
 sampled() { "$BIN/sprof_lib" -e "$events" --locality=1000 --locality-seed 3 -o "$@" > /dev/null; }
 pairs() { "$BIN/sprof" --reuse-pairs --cache 32K --format json "$1" > "${1%.sprof}.json"; }
@@ -31,20 +30,19 @@ pairs fused.sprof
 "$BIN/sprof" --reuse-pairs --cache 32K --format csv split.sprof > split.csv
 head -1 split.csv | grep -q '^use,reuse,share,hint,' || fail "--reuse-pairs CSV header: $(head -1 split.csv)"
 
-# The source lines of the two loops, and of the reported instructions.
+# The source lines of the two loops; the reported locations must be
+# FILE:LINE with the full path of the source the program was built from.
 src=$HERE/../workloads/locality/known/fusion.c
 loop1=$(grep -n '/\* loop 1 \*/' "$src" | cut -d: -f1)
 loop2=$(grep -n '/\* loop 2 \*/' "$src" | cut -d: -f1)
-line_of() {  # function+0xOFF → its source line
-    local fn=${1%+*} off=${1#*+} start
-    start=$(nm "$WORK/loc_fusion" | awk -v f="$fn" '$3 == f {print $1}')
-    addr2line -e "$WORK/loc_fusion" "$(printf '%x' $((0x$start + off)))" | cut -d: -f2 | cut -d' ' -f1
-}
 use=$(python3 -c 'import json; print(json.load(open("split.json"))["pairs"][0]["use"])')
 reuse=$(python3 -c 'import json; print(json.load(open("split.json"))["pairs"][0]["reuse"])')
-echo "heaviest pair: $use (line $(line_of "$use")) → $reuse (line $(line_of "$reuse")); loop 1 is line $loop1, loop 2 line $loop2"
-[ "$(line_of "$use")" = "$loop1" ] || fail "the heavy pair's use $use is not in loop 1 (line $loop1)"
-[ "$(line_of "$reuse")" = "$loop2" ] || fail "the heavy pair's reuse $reuse is not in loop 2 (line $loop2)"
+echo "heaviest pair: $use → $reuse; loop 1 is fusion.c:$loop1, loop 2 fusion.c:$loop2"
+at_line() {  # LOCATION LINE: LOCATION is /…/fusion.c:LINE
+    [[ $1 == /*/fusion.c:$2 ]]
+}
+at_line "$use" "$loop1" || fail "the heavy pair's use $use is not loop 1 (/…/fusion.c:$loop1)"
+at_line "$reuse" "$loop2" || fail "the heavy pair's reuse $reuse is not loop 2 (/…/fusion.c:$loop2)"
 python3 - split.json fused.json <<'PY' || fail "the two loops' pair, its share or its hint"
 import json, math, sys
 split, fused = (json.load(open(p)) for p in sys.argv[1:3])

@@ -43,8 +43,13 @@ run soa 65536 20 3
 run tree-gap 16384 40 4
 run tree-packed 16384 40 4
 
-python3 - <<'PY' || fail "spatial or temporal use differs from the layout's"
-import csv, math
+python3 - "$HERE/../workloads/locality/known/layout.c" <<'PY' || fail "spatial or temporal use differs from the layout's"
+import csv, math, re, sys
+
+# The allocation sites the heap blocks are named by: the marked lines.
+source = open(sys.argv[1]).read().splitlines()
+marked = lambda mark: next(i + 1 for i, line in enumerate(source) if f"/* heap: {mark} */" in line)
+site = {"aos": marked("the particles"), "soa": marked("the arrays")}
 
 def rows(path):
     return list(csv.DictReader(open(path)))
@@ -89,7 +94,7 @@ for run in (0, 1):
 
 # --data: the particles (one heap block, AoS; the static array) and the
 # arrays (one allocation site, SoA) hold the sums' and sets' misses, with
-# their spatial use.
+# their spatial use; a heap block is named by its allocation's source line.
 for mode, want in (("aos", 12.5), ("aos-static", 12.5), ("soa", 100.0)):
     data = rows(f"{mode}.sampled.data.csv")
     top = data[0]
@@ -99,7 +104,8 @@ for mode, want in (("aos", 12.5), ("aos-static", 12.5), ("soa", 100.0)):
     if mode == "aos-static":
         assert (top["kind"], top["data"], top["size"]) == ("static", "fixed_particles", str(65536 * 64)), top
     else:
-        assert top["kind"] == "heap" and top["data"].startswith("heap@main"), top
+        # heap@FILE:LINE, FILE the full path of the source the program was built from
+        assert top["kind"] == "heap" and re.fullmatch(rf"heap@/.*/layout\.c:{site[mode]}", top["data"]), (top, site)
     assert share >= 0.95, share
     assert abs(float(top["spatial_use"]) - want) <= 1e-6, top
 PY

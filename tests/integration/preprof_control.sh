@@ -1,6 +1,7 @@
 # preprof writes <program>.prf; sprof_pt and sprof_lib take its options and
-# its function tables (a renamed function shows up in the profile), the
-# command line overrides it, and a stale or malformed file is a one-line error.
+# its function tables (a renamed function shows up in the profile, at the
+# source lines of the program's debug info), the command line overrides it,
+# and a stale or malformed file is a one-line error.
 source "$(dirname "$0")/common.sh" "$1"
 
 cp "$WORK/alternate" ./alt
@@ -18,6 +19,10 @@ for tool in sprof_pt sprof_lib; do
     [ "$(info $tool.sprof "p['sample_interval_ns'], p['slots'], len(p['events'])")" = "5000000 1 2" ] ||
         fail "$tool: options of the control file not used: $(info $tool.sprof "p['sample_interval_ns'], p['slots'], len(p['events'])")"
     "$BIN/sprof" --format csv $tool.sprof | grep -q "^heavy_from_control," || fail "$tool: the control file's tables not used"
+    # Lines still come from the program's debug info: heavy's time is at its
+    # lines of alternate.c, the inlined spin loop folded in (the default).
+    "$BIN/sprof" --lines --format csv $tool.sprof |
+        grep -q "^alternate\.c:[1-9][0-9]*,heavy_from_control," || fail "$tool: no source lines with the control file's tables"
     "$BIN/$tool" -s 20ms -o $tool-cli.sprof ./alt -t 0.3 -o /dev/null
     [ "$(info $tool-cli.sprof "p['sample_interval_ns']")" = "20000000" ] || fail "$tool: -s does not override the control file"
 done

@@ -1,7 +1,10 @@
 // locality_dump PROFILE: the locality records of a profile as JSON, function
-// ids replaced by names, for the integration tests' checks (the analyzer's
-// views of them are its own).
+// ids replaced by names and code addresses given their source line, for the
+// integration tests' checks (the analyzer's views of them are its own).
 #include <cstdio>
+#include <filesystem>
+#include <map>
+#include <string>
 
 #include <nlohmann/json.hpp>
 
@@ -12,12 +15,31 @@ using namespace sprof;
 
 namespace {
 
-json code(const Profile& p, const CodeRef& c) {
-    return {{"function", c.function == kNoFunction ? "" : p.function(c.function).name}, {"address", c.address}};
+// "FILE:LINE" (the file's base name) of every code address of the profile's
+// source-line rows, by (function, address).
+using Lines = std::map<std::pair<uint32_t, uint64_t>, std::string>;
+
+Lines source_lines(const Profile& p) {
+    Lines out;
+    for (const CodeAddress& a : p.lines.addresses) {
+        const CodeLocation& l = p.lines.locations[a.location];
+        const std::string file = l.file == kNoString ? "??" : std::filesystem::path(p.lines.strings[l.file]).filename().string();
+        out.try_emplace({a.code.function, a.code.address}, file + ":" + std::to_string(l.line));
+    }
+    return out;
+}
+
+// The code's function, address, and source line (null without a row).
+json code(const Profile& p, const Lines& lines, const CodeRef& c) {
+    auto line = lines.find({c.function, c.address});
+    return {{"function", c.function == kNoFunction ? "" : p.function(c.function).name},
+            {"address", c.address},
+            {"line", line == lines.end() ? json(nullptr) : json(line->second)}};
 }
 
 json dump(const Profile& p) {
     const Locality& loc = p.locality;
+    const Lines lines = source_lines(p);
     json out;
     out["run"] = {{"present", loc.run.present}, {"mode", loc.run.mode}, {"line_size", loc.run.line_size},
                   {"sample_period", loc.run.sample_period}, {"window_accesses", loc.run.window_accesses},
@@ -32,7 +54,7 @@ json dump(const Profile& p) {
     for (const auto& s : loc.samples)
         out["samples"].push_back({{"tid", s.tid}, {"window", s.window},
                                   {"distance", s.distance == kNoReuse ? json(nullptr) : json(s.distance)},
-                                  {"sample", code(p, s.sample)}, {"trigger", code(p, s.trigger)},
+                                  {"sample", code(p, lines, s.sample)}, {"trigger", code(p, lines, s.trigger)},
                                   {"address", s.address}, {"size", s.size}, {"sample_write", s.sample_write},
                                   {"trigger_write", s.trigger_write}, {"position", s.position},
                                   {"data", s.data == kNoData ? json(nullptr) : json(s.data)}});
@@ -40,7 +62,7 @@ json dump(const Profile& p) {
     out["data"] = json::array();
     for (const auto& d : loc.data)
         out["data"].push_back({{"id", d.id}, {"kind", kinds[static_cast<unsigned>(d.kind) & 3]},
-                               {"object", p.object_name(d.object)}, {"site", code(p, d.site)}, {"name", d.name},
+                               {"object", p.object_name(d.object)}, {"site", code(p, lines, d.site)}, {"name", d.name},
                                {"size", d.size}});
     static const char* const endings[] = {"no_reuse", "aged", "capped"};
     out["tenures"] = json::array();
@@ -61,7 +83,7 @@ json dump(const Profile& p) {
     for (const auto& i : loc.exact_instructions) {
         json at = json::array();
         for (const auto& u : i.at) at.push_back({{"misses", u.misses}, {"used_bytes", u.used_bytes}, {"bytes", u.bytes}});
-        out["exact_instructions"].push_back({{"tid", i.tid}, {"pc", code(p, i.pc)}, {"write", i.write},
+        out["exact_instructions"].push_back({{"tid", i.tid}, {"pc", code(p, lines, i.pc)}, {"write", i.write},
                                              {"accesses", i.accesses}, {"at", at}});
     }
     out["exact_functions"] = json::array();

@@ -44,12 +44,12 @@ inline Profile sample_profile() {
                    {1, 1, 0x700, 0x740, "__vdso_clock_gettime"},
                    {2, kNoObject, 0, 0, "[unknown]"}};
     p.threads = {{4242, "app"}, {4243, "worker"}};
-    Interval a{.tid = 4242, .seq = 0, .start_ns = 0, .end_ns = 100'000'000, .cells = {}};
+    Interval a{.tid = 4242, .seq = 0, .start_ns = 0, .end_ns = 100'000'000, .cells = {}, .lines = {}};
     a.cells.push_back({0, 90, 90'000'000, {{90'000'000, 45'000'000, 1e6}, {12, 45'000'000, NAN}}});
     a.cells.push_back({2, 10, 10'000'000, {{0, 0, NAN}, {3, 10'000'000, 0.25}}});
-    Interval b{.tid = 4243, .seq = 0, .start_ns = 5, .end_ns = 80'000'005, .cells = {}};
+    Interval b{.tid = 4243, .seq = 0, .start_ns = 5, .end_ns = 80'000'005, .cells = {}, .lines = {}};
     b.cells.push_back({1, 80, 80'000'000, {{80'000'000, 80'000'000, 2.5}, {0, 0, NAN}}});
-    Interval c{.tid = 4242, .seq = 1, .start_ns = 100'000'000, .end_ns = 200'000'000, .cells = {}};
+    Interval c{.tid = 4242, .seq = 1, .start_ns = 100'000'000, .end_ns = 200'000'000, .cells = {}, .lines = {}};
     // The spread and the entries (format 1.4).
     a.cells[0].entries = 7;
     a.cells[0].events[0].sq = 4.5e7;
@@ -63,8 +63,47 @@ inline Profile sample_profile() {
     return p;
 }
 
+// sample_profile() with source lines: function 0 (_Z4workv) at two
+// locations, one in code of _Z6squarei inlined at app.cc:14; the [unknown]
+// bucket at ??:0. Interval 0's line cells split its function cells; the
+// other intervals have none.
+inline Profile lines_profile() {
+    Profile p = sample_profile();
+    p.lines.strings = {"/src/app.cc", "_Z6squarei", "/src/util.h"};
+    p.lines.locations = {{0, 0, 12, {}}, {0, 2, 3, {{1, 0, 14}}}, {2, kNoString, 0, {}}};
+    p.lines.addresses = {{{0, 0x1010}, 0, 5}, {{0, 0x1020}, 1, 0}, {{0, 0x1024}, 1, 9}, {{2, 0x7f0000001234}, 2, 0}};
+    Interval& a = p.intervals[0];
+    a.lines.push_back({0, 60, 60'000'000, {{60'000'000, 30'000'000, 6e5}, {8, 30'000'000, NAN}}});
+    a.lines.push_back({1, 30, 30'000'000, {{30'000'000, 15'000'000, 4e5}, {4, 15'000'000, NAN}}});
+    a.lines.push_back({2, 10, 10'000'000, {{0, 0, NAN}, {3, 10'000'000, 0.25}}});
+    return p;
+}
+
 // NaN == NaN here: "unknown" must survive the trip as unknown.
 inline bool same_carry(double x, double y) { return std::isnan(x) ? std::isnan(y) : x == y; }
+
+// The sums of two cells (FunctionCell, LineCell).
+template <class Cell>
+void check_sums(const Cell& got, const Cell& want) {
+    CHECK(got.samples == want.samples);
+    CHECK(got.time_ns == want.time_ns);
+    REQUIRE(got.events.size() == want.events.size());
+    for (size_t k = 0; k < want.events.size(); ++k) {
+        CHECK(got.events[k].count == want.events[k].count);
+        CHECK(got.events[k].coverage_ns == want.events[k].coverage_ns);
+        CHECK(same_carry(got.events[k].carry, want.events[k].carry));
+        if constexpr (requires { want.entries; }) {  // the spread (format 1.4): a function's cell holds it
+            CHECK(got.events[k].sq == want.events[k].sq);
+            CHECK(got.events[k].entry_count == want.events[k].entry_count);
+            CHECK(got.events[k].entry_coverage_ns == want.events[k].entry_coverage_ns);
+            CHECK(got.events[k].entry_sq == want.events[k].entry_sq);
+        } else {  // a location's does not: read as unknown
+            CHECK(std::isnan(got.events[k].sq));
+            CHECK(std::isnan(got.events[k].entry_sq));
+        }
+    }
+    if constexpr (requires { want.entries; }) CHECK(got.entries == want.entries);
+}
 
 inline void check_equal(const Profile& got, const Profile& want) {
     const auto& g = got.header;
@@ -125,20 +164,36 @@ inline void check_equal(const Profile& got, const Profile& want) {
         REQUIRE(gi.cells.size() == wi.cells.size());
         for (size_t j = 0; j < wi.cells.size(); ++j) {
             CHECK(gi.cells[j].function == wi.cells[j].function);
-            CHECK(gi.cells[j].samples == wi.cells[j].samples);
-            CHECK(gi.cells[j].time_ns == wi.cells[j].time_ns);
-            REQUIRE(gi.cells[j].events.size() == wi.cells[j].events.size());
-            for (size_t k = 0; k < wi.cells[j].events.size(); ++k) {
-                CHECK(gi.cells[j].events[k].count == wi.cells[j].events[k].count);
-                CHECK(gi.cells[j].events[k].coverage_ns == wi.cells[j].events[k].coverage_ns);
-                CHECK(same_carry(gi.cells[j].events[k].carry, wi.cells[j].events[k].carry));
-                CHECK(gi.cells[j].events[k].sq == wi.cells[j].events[k].sq);
-                CHECK(gi.cells[j].events[k].entry_count == wi.cells[j].events[k].entry_count);
-                CHECK(gi.cells[j].events[k].entry_coverage_ns == wi.cells[j].events[k].entry_coverage_ns);
-                CHECK(gi.cells[j].events[k].entry_sq == wi.cells[j].events[k].entry_sq);
-            }
-            CHECK(gi.cells[j].entries == wi.cells[j].entries);
+            check_sums(gi.cells[j], wi.cells[j]);
         }
+        REQUIRE(gi.lines.size() == wi.lines.size());
+        for (size_t j = 0; j < wi.lines.size(); ++j) {
+            CHECK(gi.lines[j].location == wi.lines[j].location);
+            check_sums(gi.lines[j], wi.lines[j]);
+        }
+    }
+    // Source lines (format 1.6).
+    CHECK(got.lines.strings == want.lines.strings);
+    REQUIRE(got.lines.locations.size() == want.lines.locations.size());
+    for (size_t i = 0; i < want.lines.locations.size(); ++i) {
+        const CodeLocation& gl = got.lines.locations[i];
+        const CodeLocation& wl = want.lines.locations[i];
+        CHECK(gl.function == wl.function);
+        CHECK(gl.file == wl.file);
+        CHECK(gl.line == wl.line);
+        REQUIRE(gl.inlined.size() == wl.inlined.size());
+        for (size_t j = 0; j < wl.inlined.size(); ++j) {
+            CHECK(gl.inlined[j].function == wl.inlined[j].function);
+            CHECK(gl.inlined[j].call_file == wl.inlined[j].call_file);
+            CHECK(gl.inlined[j].call_line == wl.inlined[j].call_line);
+        }
+    }
+    REQUIRE(got.lines.addresses.size() == want.lines.addresses.size());
+    for (size_t i = 0; i < want.lines.addresses.size(); ++i) {
+        CHECK(got.lines.addresses[i].code.function == want.lines.addresses[i].code.function);
+        CHECK(got.lines.addresses[i].code.address == want.lines.addresses[i].code.address);
+        CHECK(got.lines.addresses[i].location == want.lines.addresses[i].location);
+        CHECK(got.lines.addresses[i].column == want.lines.addresses[i].column);
     }
     CHECK(got.end.present == want.end.present);
     CHECK(got.end.exit_status == want.end.exit_status);
@@ -185,7 +240,40 @@ struct BigEndian {
     void u32(uint32_t v) { u16(v >> 16), u16(v & 0xffff); }
     void u64(uint64_t v) { u32(v >> 32), u32(v & 0xffffffff); }
     void str(const std::string& s) { u32(static_cast<uint32_t>(s.size())), b += s; }
+    // A record: its type, its payload's length, its payload.
+    void record(uint32_t type, const BigEndian& payload) {
+        u32(type), u32(static_cast<uint32_t>(payload.b.size())), b += payload.b;
+    }
 };
+
+// A big-endian file header of format 1.`minor` and a HEADER record as a 1.1
+// writer wrote it (no job fields): collector sprof_pt, backend cmdev,
+// program /bin/x, argv {"x"}, host, pid 77, start 0x0102030405060708, clock
+// cpu, 2 ms samples, 50 ms intervals, 2 slots, one event `cycles`.
+inline BigEndian typed_file_start(uint16_t minor) {
+    BigEndian e;
+    e.b = "SPROFILE";
+    e.u32(0x01020304);
+    e.u16(1);
+    e.u16(minor);
+    BigEndian h;
+    for (const char* s : {"sprof_pt", "cmdev", "/bin/x"}) h.str(s);
+    h.u32(1);
+    h.str("x");
+    h.str("host");
+    h.u32(77);                    // pid
+    h.u64(0x0102030405060708ull); // start_unix_ns
+    h.str("cpu");
+    h.u64(2'000'000);  // sample interval
+    h.u32(0);          // hist_samples
+    h.u64(50'000'000); // hist interval
+    h.u32(2);          // slots
+    h.u32(1);          // events
+    h.str("cycles");
+    h.u8(0);
+    e.record(1, h);
+    return e;
+}
 
 
 }  // namespace sprof::test

@@ -99,13 +99,23 @@ uint64_t low_bits(unsigned n) { return n >= 64 ? ~uint64_t{0} : (uint64_t{1} << 
 
 }  // namespace
 
-TEST_CASE("locations: a function, or function+offset of the instruction (a line until profiles hold lines)") {
+TEST_CASE("locations: a function; a line FILE:LINE, or function+offset where the profile has none; an instruction") {
     Profile p = views_profile();  // the dataset holds the functions records refer to
+    // walk's 0x1010 and 0x1028 on walk.c:18, 0x1020 on walk.c:19; 0x1030 in
+    // list.h:5, inlined at walk.c:30; 0x1040 on a line the debug info does
+    // not know; scan: no rows (as in a profile without source lines).
+    p.lines.strings = {"/src/walk.c", "_Z4nextv", "/src/include/list.h"};
+    p.lines.locations = {{kWalk, 0, 18, {}}, {kWalk, 0, 19, {}}, {kWalk, 2, 5, {{1, 0, 30}}}, {kWalk, kNoString, 0, {}}};
+    p.lines.addresses = {{at(kWalk, 0x1010), 0, 3}, {at(kWalk, 0x1020), 1, 0}, {at(kWalk, 0x1028), 0, 9},
+                         {at(kWalk, 0x1030), 2, 0}, {at(kWalk, 0x1040), 3, 0}};
     add_samples(p, 1, 1, at(kWalk, 0x1004), at(kScan, 0x1110), 5);
     close_window(p, 1, 100);
     const Dataset d = dataset_of(p);
     CHECK(location_of(d, at(kWalk, 0x1010), Granularity::function).name == "walk");
     CHECK(location_of(d, at(kWalk, 0x1010), Granularity::instruction).name == "walk+0x10");
+    CHECK(location_of(d, at(kWalk, 0x1010), Granularity::line).name == "/src/walk.c:18");  // the full path
+    CHECK(location_of(d, at(kWalk, 0x1030), Granularity::line).name == "/src/include/list.h:5");  // its own line
+    CHECK(location_of(d, at(kWalk, 0x1040), Granularity::line).name == "walk+0x40");
     CHECK(location_of(d, at(kScan, 0x1100), Granularity::line).name == "scan+0x0");
     CHECK(location_of(d, at(kNoFunction, 0x7f0000001234), Granularity::function).name == "[unknown]");
     CHECK(location_of(d, at(kNoFunction, 0x7f0000001234), Granularity::instruction).name == "[unknown]+0x7f0000001234");
@@ -115,7 +125,8 @@ TEST_CASE("locations: a function, or function+offset of the instruction (a line 
     const uint32_t first = lines.of(at(kWalk, 0x1010)), second = lines.of(at(kWalk, 0x1020));
     CHECK(first == 0);
     CHECK(second == 1);  // numbered as first asked for
-    CHECK(lines.of(at(kWalk, 0x1010)) == 0);
+    CHECK(lines.of(at(kWalk, 0x1028)) == 0);  // one line, two instructions
+    CHECK(lines.of(at(kScan, 0x1100)) != lines.of(at(kScan, 0x1110)));  // no lines: one per instruction
     CHECK(lines[1].function == kWalk);
     CHECK_THROWS_WITH_AS(parse_granularity("--by", "file"), "--by takes function, line or instruction, not 'file'",
                          std::invalid_argument);

@@ -187,7 +187,7 @@ TEST_CASE("automatic phases: the short last interval of a run is no phase of its
         p.functions.push_back({exit_path, 0, 0x9000, 0x9100, "__munmap"});
         const Interval& last = p.intervals.back();
         const uint64_t ns = 5 * spec.sample_ns;
-        Interval tail{last.tid, last.seq + 1, last.end_ns, last.end_ns + ns, {}};
+        Interval tail{last.tid, last.seq + 1, last.end_ns, last.end_ns + ns, {}, {}};
         tail.cells.push_back({exit_path, 5, ns, {{ns, ns, double(ns)}, {0, ns, 0}, {0, 0, NAN}}});
         p.intervals.push_back(tail);
         auto [rows, phases] = auto_phases_of(std::move(p));

@@ -10,11 +10,13 @@
 #include <cmath>
 #include <sstream>
 
+#include "analyze_support.hpp"
 #include "reports.hpp"
 #include "synthetic.hpp"
 
 using namespace sprof;
 using namespace sprof::analyze;
+using sprof::test::function_named;
 
 namespace {
 
@@ -38,13 +40,6 @@ Profile reordered_profile() {
             c.events = {c.events[1], c.events[0]};
         }
     return p;
-}
-
-uint32_t function_named(const Dataset& d, const std::string& name) {
-    for (uint32_t f = 0; f < d.functions.size(); ++f)
-        if (d.functions[f].name == name) return f;
-    FAIL("no function " << name);
-    return 0;
 }
 
 std::string flat_csv(const Dataset& d, Options o = {}) {

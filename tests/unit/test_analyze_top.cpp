@@ -23,7 +23,8 @@ constexpr uint64_t kMs = 1'000'000;
 Interval interval(uint32_t tid, uint32_t seq, uint32_t function, uint64_t samples) {
     return {.tid = tid, .seq = seq, .start_ns = seq * 100 * kMs, .end_ns = (seq + 1) * 100 * kMs,
             .cells = {{function, samples, samples * 10 * kMs, {{samples * 10 * kMs, samples * 10 * kMs, NAN},
-                                                               {samples, samples * 10 * kMs, NAN}}}}};
+                                                               {samples, samples * 10 * kMs, NAN}}}},
+            .lines = {}};
 }
 
 // A profile growing as a stream would read it: intervals appended or added to.
@@ -167,4 +168,33 @@ TEST_CASE("sprof top's CSV is --timeline --by-function with each function's shar
             if (i > 0) CHECK(std::stod(got[i][7]) == doctest::Approx(100 * std::stod(got[i][6]) / interval_time[got[i][0]]).epsilon(1e-3));
         }
     }
+}
+
+TEST_CASE("a live profile's line cells name the dataset's locations, as merge_profiles names them") {
+    const Profile p = lines_profile();
+    LiveTimeline t;
+    t.begin_image("a.sprof", p.header);
+    std::vector<size_t> all(p.intervals.size());
+    for (size_t i = 0; i < all.size(); ++i) all[i] = i;
+    t.update(p, all, 0);
+    std::vector<Source> sources(1);
+    sources[0].path = "a.sprof";
+    sources[0].profile = p;
+    const Dataset whole = merge_profiles(std::move(sources));
+    // Each line cell as "function file:line samples", in both datasets.
+    auto lines_of = [](const Dataset& d) {
+        std::vector<std::string> out;
+        for (const Interval& iv : d.intervals)
+            for (const LineCell& c : iv.lines) {
+                const SourceLocation& l = d.locations.at(c.location);
+                for (const SourceFrame& f : l.frames)
+                    out.push_back(d.frame_function(l, f) + " " + d.source_text(f) + " " + std::to_string(c.samples));
+            }
+        return out;
+    };
+    const auto live = lines_of(t.data());
+    CHECK(live == lines_of(whole));
+    // lines_profile(): work() at app.cc:12, square inlined at util.h:3 and called at app.cc:14.
+    CHECK(live == std::vector<std::string>{"work() app.cc:12 60", "square(int) util.h:3 30", "work() app.cc:14 30",
+                                           "[unknown] ??:0 10"});
 }

@@ -79,6 +79,21 @@ TEST_CASE("a profile fed in pieces of any size reads as the whole file") {
     }
 }
 
+TEST_CASE("a profile with source lines fed in pieces reads as the whole file") {
+    const Profile want = lines_profile();
+    const std::string bytes = encode_profile(want);
+    for (size_t piece : {size_t{1}, size_t{9}, size_t{33}}) {
+        CAPTURE(piece);
+        std::vector<size_t> changed;
+        const Profile fed = fed_in_pieces(bytes, {piece}, &changed);
+        check_equal(fed, want);
+        // Its LINE_CELLS come after their INTERVAL: each interval was told.
+        std::sort(changed.begin(), changed.end());
+        changed.erase(std::unique(changed.begin(), changed.end()), changed.end());
+        CHECK(changed.size() == want.intervals.size());
+    }
+}
+
 TEST_CASE("a stream fed a cut-short file tells what the whole-file reader tells") {
     const std::string bytes = encode_profile(parted_profile());
     for (size_t len : {size_t{0}, size_t{5}, size_t{12}, size_t{40}, bytes.size() - 3}) {
@@ -168,7 +183,7 @@ TEST_CASE("an END taken back is forgotten; any other shrinking is an error") {
         CHECK_FALSE(f.stream().profile().end.present);
         Profile more = want;
         more.intervals = {{.tid = 4242, .seq = 2, .start_ns = 200'000'000, .end_ns = 300'000'000,
-                           .cells = {{0, 3, 30, {{30, 30, NAN}, {1, 30, NAN}}}}}};
+                           .cells = {{0, 3, 30, {{30, 30, NAN}, {1, 30, NAN}}}}, .lines = {}}};
         const std::string tail = encode_profile(more);
         const size_t first_interval = record_offsets(tail)[record_offsets(tail).size() - 2];
         append(tmp.path, tail.substr(first_interval));  // the new interval and END
@@ -180,7 +195,7 @@ TEST_CASE("an END taken back is forgotten; any other shrinking is an error") {
     SUBCASE("taken back and written again before the follower looked") {
         REQUIRE(::truncate(tmp.path.c_str(), static_cast<off_t>(end_at)) == 0);
         Profile more = want;
-        more.intervals = {{.tid = 4243, .seq = 1, .start_ns = 1, .end_ns = 2, .cells = {}}};
+        more.intervals = {{.tid = 4243, .seq = 1, .start_ns = 1, .end_ns = 2, .cells = {}, .lines = {}}};
         const std::string tail = encode_profile(more);
         append(tmp.path, tail.substr(record_offsets(tail)[record_offsets(tail).size() - 2]));
         CHECK(f.poll());

@@ -73,35 +73,15 @@ TEST_CASE("a profile of the other byte order reads back equal and is marked fore
 }
 
 TEST_CASE("a big-endian file typed by hand is read on any machine") {
-    BigEndian e;
-    e.b = "SPROFILE";
-    e.u32(0x01020304);
-    e.u16(1);
-    e.u16(3);  // a newer minor version is fine
-    BigEndian h;
-    for (const char* s : {"sprof_pt", "cmdev", "/bin/x"}) h.str(s);
-    h.u32(1);
-    h.str("x");
-    h.str("host");
-    h.u32(77);                    // pid
-    h.u64(0x0102030405060708ull); // start_unix_ns
-    h.str("cpu");
-    h.u64(2'000'000);  // sample interval
-    h.u32(0);          // hist_samples
-    h.u64(50'000'000); // hist interval
-    h.u32(2);          // slots
-    h.u32(1);          // events
-    h.str("cycles");
-    h.u8(0);
-    e.u32(1), e.u32(static_cast<uint32_t>(h.b.size())), e.b += h.b;
+    BigEndian e = typed_file_start(3);  // a newer minor version than the header's is fine
     BigEndian f;
     f.u32(0), f.u32(0xffffffff), f.u64(0), f.u64(0), f.str("[unknown]");
-    e.u32(3), e.u32(static_cast<uint32_t>(f.b.size())), e.b += f.b;
+    e.record(3, f);
     BigEndian iv;
     iv.u32(77), iv.u32(0), iv.u64(10), iv.u64(20), iv.u32(1), iv.u32(1);
     iv.u32(0), iv.u64(5), iv.u64(500);
     iv.u64(1234), iv.u64(400), iv.u64(0x3ff8000000000000ull);  // carry 1.5
-    e.u32(5), e.u32(static_cast<uint32_t>(iv.b.size())), e.b += iv.b;
+    e.record(5, iv);
 
     Profile p = parse_profile(e.b, "be.sprof");
     CHECK(p.foreign_byte_order == (std::endian::native == std::endian::little));
@@ -265,7 +245,7 @@ TEST_CASE("writer rejects what the reader would reject, and a killed writer leav
         Interval wrong = p.intervals[0];
         wrong.cells[0].events.pop_back();
         CHECK_THROWS_AS(w.add_interval(wrong), ProfileError);
-        Interval fine{.tid = 1, .seq = 0, .start_ns = 0, .end_ns = 9, .cells = {}};
+        Interval fine{.tid = 1, .seq = 0, .start_ns = 0, .end_ns = 9, .cells = {}, .lines = {}};
         fine.cells.push_back({0, 1, 9, {{1, 9, NAN}, {2, 9, NAN}}});
         w.add_interval(fine);
         // No finish(): the destructor closes the file as if the program died here.
@@ -286,10 +266,10 @@ namespace {
 // the other order and brings the only known carry of function 2's second event.
 Profile two_part_profile() {
     Profile p = sample_profile();
-    Interval part1{.tid = 4242, .seq = 0, .start_ns = 0, .end_ns = 60'000'000, .cells = {}};
+    Interval part1{.tid = 4242, .seq = 0, .start_ns = 0, .end_ns = 60'000'000, .cells = {}, .lines = {}};
     part1.cells.push_back({0, 40, 40'000'000, {{40'000'000, 20'000'000, 4e5}, {5, 20'000'000, NAN}}});
     part1.cells.push_back({2, 4, 4'000'000, {{0, 0, NAN}, {1, 4'000'000, NAN}}});
-    Interval part2{.tid = 4242, .seq = 0, .start_ns = 50'000'000, .end_ns = 100'000'000, .cells = {}};
+    Interval part2{.tid = 4242, .seq = 0, .start_ns = 50'000'000, .end_ns = 100'000'000, .cells = {}, .lines = {}};
     part2.cells.push_back({2, 6, 6'000'000, {{0, 0, NAN}, {2, 6'000'000, 0.25}}});
     part2.cells.push_back({0, 50, 50'000'000, {{50'000'000, 25'000'000, 6e5}, {7, 25'000'000, NAN}}});
     // The spread and entries of sample_profile's function 0, in two halves.
@@ -333,12 +313,12 @@ TEST_CASE("INTERVAL records of one (tid, seq) are parts of one interval") {
         // Thread 2: seq 0 in one piece, its function 1 untouched by thread 1's parts.
         uint64_t want[3] = {0, 0, 0};
         for (uint32_t k = 0; k < 1000; ++k) {
-            Interval part{.tid = 1, .seq = 0, .start_ns = 1000 + k, .end_ns = 5000 - k, .cells = {}};
+            Interval part{.tid = 1, .seq = 0, .start_ns = 1000 + k, .end_ns = 5000 - k, .cells = {}, .lines = {}};
             part.cells.push_back({k % 3, k + 1, 10, {{k, 10, NAN}, {1, 10, NAN}}});
             want[k % 3] += k + 1;
             p.intervals.push_back(part);
             if (k == 500) p.intervals.push_back({.tid = 2, .seq = 0, .start_ns = 0, .end_ns = 1,
-                                                 .cells = {{1, 7, 7, {{7, 7, NAN}, {0, 0, NAN}}}}});
+                                                 .cells = {{1, 7, 7, {{7, 7, NAN}, {0, 0, NAN}}}}, .lines = {}});
         }
         Profile got = parse_profile(encode_profile(p), "t.sprof");
         REQUIRE(got.intervals.size() == 2);

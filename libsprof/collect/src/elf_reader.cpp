@@ -1,7 +1,6 @@
 // ObjectSymbols::load: function symbols and load segments of one ELF file,
 // read with elfutils: libdwfl finds the symbols (in a separate debug file
 // when the file itself was stripped), libelf reads the program headers.
-#include <elfutils/libdwfl.h>
 #include <elf.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -18,6 +17,7 @@
 #include <string_view>
 #include <tuple>
 
+#include "dwfl_module.hpp"
 #include "sprof/symbols.hpp"
 
 namespace sprof {
@@ -28,9 +28,6 @@ struct FdCloser {
 };
 struct ElfCloser {
     void operator()(Elf* elf) const { elf_end(elf); }
-};
-struct DwflCloser {
-    void operator()(Dwfl* dwfl) const { dwfl_end(dwfl); }
 };
 
 // A function symbol before aliases are merged and ranges are fixed.
@@ -150,19 +147,24 @@ ObjectSymbols ObjectSymbols::load(const std::string& path) {
     std::unique_ptr<Elf, ElfCloser> elf(elf_begin(fd, ELF_C_READ_MMAP, nullptr));
     if (!elf || elf_kind(elf.get()) != ELF_K_ELF) throw SymbolError(path + ": not an ELF file");
 
+    const DwflFile file = open_dwfl_file(path);
+    return ObjectSymbols(path, to_ranges(read_symbols(file.module, SymbolKind::function)), read_load_segments(elf.get()),
+                         to_ranges(read_symbols(file.module, SymbolKind::data)));
+}
+
+DwflFile open_dwfl_file(const std::string& path) {
     // libdwfl's defaults for where debug files are: no path of our own.
     static char* debuginfo_path = nullptr;
     static const Dwfl_Callbacks callbacks = {.find_elf = dwfl_build_id_find_elf,
                                              .find_debuginfo = dwfl_standard_find_debuginfo,
                                              .section_address = nullptr,
                                              .debuginfo_path = &debuginfo_path};
-    std::unique_ptr<Dwfl, DwflCloser> dwfl(dwfl_begin(&callbacks));
-    if (!dwfl) throw SymbolError(path + ": libdwfl: " + dwfl_errmsg(-1));
-    Dwfl_Module* module = dwfl_report_offline(dwfl.get(), "", path.c_str(), -1);
-    dwfl_report_end(dwfl.get(), nullptr, nullptr);
-    if (!module) throw SymbolError(path + ": libdwfl: " + dwfl_errmsg(-1));
-    return ObjectSymbols(path, to_ranges(read_symbols(module, SymbolKind::function)), read_load_segments(elf.get()),
-                         to_ranges(read_symbols(module, SymbolKind::data)));
+    DwflFile file{std::unique_ptr<Dwfl, DwflCloser>(dwfl_begin(&callbacks)), nullptr};
+    if (!file.dwfl) throw SymbolError(path + ": libdwfl: " + dwfl_errmsg(-1));
+    file.module = dwfl_report_offline(file.dwfl.get(), "", path.c_str(), -1);
+    dwfl_report_end(file.dwfl.get(), nullptr, nullptr);
+    if (!file.module) throw SymbolError(path + ": libdwfl: " + dwfl_errmsg(-1));
+    return file;
 }
 
 ObjectSymbols ObjectSymbols::load_own_vdso() {
@@ -182,7 +184,9 @@ ObjectSymbols ObjectSymbols::load_own_vdso() {
         done += static_cast<size_t>(n);
     }
     ObjectSymbols read = load("/proc/self/fd/" + std::to_string(fd));
-    return ObjectSymbols("[vdso]", read.functions(), read.segments(), read.data());
+    ObjectSymbols vdso("[vdso]", read.functions(), read.segments(), read.data());
+    vdso.set_source("");  // the image has no debug info, and its file is gone
+    return vdso;
 }
 
 }  // namespace sprof

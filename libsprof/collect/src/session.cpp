@@ -52,13 +52,23 @@ uint32_t ProfileSession::function_id(const Resolved& r) {
     return unknown_;
 }
 
-CodeRef ProfileSession::code_ref(uint64_t pc) {
+ProfileSession::Code ProfileSession::code_at(uint64_t pc) {
     const Resolved r = space_.resolve(pc);
-    return CodeRef{function_id(r), r.function ? pc - r.bias : pc};
+    const CodeRef ref{function_id(r), r.function ? pc - r.bias : pc};
+    return {ref, locations_.locate(ref, r)};
+}
+
+CodeRef ProfileSession::code_ref(uint64_t pc) { return code_at(pc).ref; }
+
+ProfileWriter& ProfileSession::writer() {
+    locations_.write_new(writer_);
+    return writer_;
 }
 
 void ProfileSession::flush(IntervalBuilder& b, uint64_t end_ns) {
-    if (!b.empty()) writer_.add_interval(b.close(end_ns));
+    if (b.empty()) return;
+    locations_.write_new(writer_);
+    writer_.add_interval(b.close(end_ns));
 }
 
 void ProfileSession::add_sample(uint32_t tid, const RawSample& raw) {
@@ -80,7 +90,8 @@ void ProfileSession::add_sample(uint32_t tid, const RawSample& raw) {
             end = (s.wall_ns / T + 1) * T;
         }
     }
-    b.add(function_id(space_.resolve(s.pc)), s);
+    const Code code = code_at(s.pc);
+    b.add(code.ref.function, s, code.location);
     ++samples_;
     if (!header_.hist_interval_ns && b.samples() >= header_.hist_samples) flush(b, s.wall_ns);
 }
@@ -92,6 +103,7 @@ void ProfileSession::end_thread(uint32_t tid, uint64_t wall_ns) {
 }
 
 void ProfileSession::flush_parts() {
+    locations_.write_new(writer_);
     for (auto& [tid, b] : builders_)
         if (b.has_new_part()) writer_.add_interval(b.take_part());
 }
@@ -100,6 +112,7 @@ void ProfileSession::exec_switch() {
     // Function ids already written stay valid; the new image's functions get new ones.
     by_range_.clear();
     unknown_in_object_.clear();
+    locations_.forget_objects();
     space_ = AddressSpace(pid_);
     load_address_space();
 }
@@ -120,11 +133,15 @@ ProfileEnd ProfileSession::make_end(EndHow how, int value, uint64_t lost_samples
 }
 
 void ProfileSession::finish(EndHow how, int value, uint64_t lost_samples) {
-    if (writer_.is_open()) writer_.finish(make_end(how, value, lost_samples));
+    if (!writer_.is_open()) return;
+    locations_.write_new(writer_);
+    writer_.finish(make_end(how, value, lost_samples));
 }
 
 void ProfileSession::end_for_exec(uint64_t lost_samples) {
-    if (writer_.is_open()) writer_.write_end(make_end(EndHow::exec, 0, lost_samples));
+    if (!writer_.is_open()) return;
+    locations_.write_new(writer_);
+    writer_.write_end(make_end(EndHow::exec, 0, lost_samples));
 }
 
 void ProfileSession::resume() {

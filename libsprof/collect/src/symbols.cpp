@@ -20,7 +20,11 @@ namespace sprof {
 
 ObjectSymbols::ObjectSymbols(std::string path, std::vector<FunctionRange> functions,
                              std::vector<LoadSegment> segments, std::vector<FunctionRange> data)
-    : path_(std::move(path)), functions_(std::move(functions)), segments_(std::move(segments)), data_(std::move(data)) {
+    : path_(std::move(path)),
+      source_(path_),
+      functions_(std::move(functions)),
+      segments_(std::move(segments)),
+      data_(std::move(data)) {
     std::sort(segments_.begin(), segments_.end(),
               [](const LoadSegment& a, const LoadSegment& b) { return a.offset < b.offset; });
 }
@@ -141,6 +145,7 @@ std::shared_ptr<const ObjectSymbols> AddressSpace::table_for(const Mapping& map)
         try {
             ObjectSymbols read = ObjectSymbols::load(file);
             table = ObjectSymbols(map.path, read.functions(), read.segments(), read.data());
+            table.set_source(file);
         } catch (const SymbolError& e) {
             unreadable_.emplace_back(e.what());
         }
@@ -167,6 +172,7 @@ Resolved AddressSpace::answer(Loaded& loaded, uint64_t pc) {
     if (!loaded.syms) attach(loaded);
     Resolved r;
     r.object = &loaded.syms->path();
+    r.table = loaded.syms.get();
     if (!loaded.placed) return r;
     r.bias = loaded.bias;
     if (auto i = loaded.syms->find(pc - loaded.bias)) r.function = &loaded.syms->functions()[*i];

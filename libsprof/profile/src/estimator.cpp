@@ -162,11 +162,18 @@ uint64_t add_entries(uint64_t a, uint64_t b) {
     return a == kUnknownEntries || b == kUnknownEntries ? kUnknownEntries : a + b;
 }
 
-void accumulate(FunctionCell& a, const FunctionCell& b) {
-    a.samples += b.samples;
-    a.time_ns += b.time_ns;
-    a.entries = add_entries(a.entries, b.entries);
-    for (size_t e = 0; e < a.events.size() && e < b.events.size(); ++e) accumulate(a.events[e], b.events[e]);
+void withdraw(EventCell& a, const EventCell& b) {
+    a.count -= std::min(a.count, b.count);
+    a.coverage_ns -= std::min(a.coverage_ns, b.coverage_ns);
+    if (!std::isnan(a.carry) && !std::isnan(b.carry)) a.carry -= b.carry;
+    a.sq = add_known(a.sq, -b.sq);
+    a.entry_sq = add_known(a.entry_sq, -b.entry_sq);
+    if (!std::isnan(a.sq)) a.sq = std::max(a.sq, 0.0);
+    if (!std::isnan(a.entry_sq)) a.entry_sq = std::max(a.entry_sq, 0.0);
+    // The entries' part is a part of the rest.
+    a.entry_count = std::min(a.entry_count - std::min(a.entry_count, b.entry_count), a.count);
+    a.entry_coverage_ns =
+        std::min(a.entry_coverage_ns - std::min(a.entry_coverage_ns, b.entry_coverage_ns), a.coverage_ns);
 }
 
 }  // namespace sprof

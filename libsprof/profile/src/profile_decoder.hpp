@@ -68,4 +68,30 @@ private:
     bool swap_;
 };
 
+// The cell count C and event count E that precede the cells of an INTERVAL
+// or LINE_CELLS record: E must be the HEADER's, and C cells must fit in
+// what is left of the record. Returns C.
+inline uint32_t read_cell_count(Decoder& d, size_t header_events) {
+    const uint32_t n_cells = d.u32();
+    const uint32_t n_events = d.u32();
+    if (n_events != header_events)
+        throw Corrupt{fmt::format("cells carry {} events, the header has {}", n_events, header_events)};
+    const size_t cell_size = kCellFixedSize + n_events * kEventCellSize;
+    if (n_cells > d.left() / cell_size) throw Corrupt{fmt::format("{} cells do not fit in the record", n_cells)};
+    return n_cells;
+}
+
+// The sums of one cell of an INTERVAL or LINE_CELLS record, after its id.
+template <class Cell>  // FunctionCell or LineCell
+void read_cell_sums(Decoder& d, Cell& c, uint32_t n_events) {
+    c.samples = d.u64();
+    c.time_ns = d.u64();
+    c.events.resize(n_events);
+    for (auto& ev : c.events) {
+        ev.count = d.u64();
+        ev.coverage_ns = d.u64();
+        ev.carry = d.f64();
+    }
+}
+
 }  // namespace sprof::records

@@ -20,6 +20,7 @@
 #include "locality_reader.hpp"
 #include "profile_decoder.hpp"
 #include "profile_records.hpp"
+#include "source_lines_records.hpp"
 #include "sprof/estimator.hpp"
 #include "sprof/profile_io.hpp"
 #include "sprof/profile_stream.hpp"
@@ -47,6 +48,8 @@ const char* type_name(uint32_t type) {
         case records::kTenures: return "TENURES";
         case records::kDataObject: return "DATA_OBJECT";
         case records::kExactInstructions: return "EXACT_INSTRUCTIONS";
+        case records::kCodeLocations: return "CODE_LOCATIONS";
+        case records::kLineCells: return "LINE_CELLS";
         default: return "unknown";
     }
 }
@@ -165,44 +168,45 @@ Interval read_interval(Decoder& d, const Profile& p) {
     iv.seq = d.u32();
     iv.start_ns = d.u64();
     iv.end_ns = d.u64();
-    uint32_t n_cells = d.u32();
-    uint32_t n_events = d.u32();
-    if (n_events != p.header.events.size())
-        throw Corrupt{fmt::format("cells carry {} events, the header has {}", n_events,
-                                  p.header.events.size())};
-    const size_t cell_size = records::kCellFixedSize + n_events * records::kEventCellSize;
-    if (n_cells > d.left() / cell_size)
-        throw Corrupt{fmt::format("{} cells do not fit in the record", n_cells)};
-    iv.cells.resize(n_cells);
+    const auto n_events = static_cast<uint32_t>(p.header.events.size());
+    iv.cells.resize(records::read_cell_count(d, n_events));
     for (auto& c : iv.cells) {
         c.function = d.u32();
         if (c.function >= p.functions.size())
             throw Corrupt{fmt::format("unknown function id {}", c.function)};
-        c.samples = d.u64();
-        c.time_ns = d.u64();
-        c.events.resize(n_events);
-        for (auto& ev : c.events) {
-            ev.count = d.u64();
-            ev.coverage_ns = d.u64();
-            ev.carry = d.f64();
-        }
+        records::read_cell_sums(d, c, n_events);
     }
     read_spread(d, iv.cells, n_events);
     return iv;
 }
 
+// Adds a part's cells into an interval's: a function or location not seen
+// before in the interval gets a new cell after the others, one seen before
+// adds up. `index` (id → cell) is built when the interval gets its second
+// part, and kept for its later parts.
+template <class Cell, uint32_t Cell::*id>
+void merge_cells(std::vector<Cell>& cells, std::vector<Cell>& part, std::unordered_map<uint32_t, size_t>& index) {
+    if (index.empty())
+        for (size_t i = 0; i < cells.size(); ++i) index.try_emplace(cells[i].*id, i);
+    for (Cell& c : part) {
+        auto [pos, added] = index.try_emplace(c.*id, cells.size());
+        if (added) cells.push_back(std::move(c));
+        else accumulate(cells[pos->second], c);
+    }
+}
+
 // INTERVAL records with the same (tid, seq) are parts of one interval (the
 // collectors flush a partial interval now and then, so a killed program
 // loses little). The parts merge into the interval where the first part
-// stood. The indexes grow with the records read, never with a number in
-// them, and each cell of each part is merged in constant time: many parts
-// of a wide interval cost what their bytes cost.
+// stood, and so do the LINE_CELLS records of its (tid, seq). The indexes
+// grow with the records read, never with a number in them, and each cell
+// of each part is merged in constant time: many parts of a wide interval
+// cost what their bytes cost.
 class IntervalMerger {
 public:
     // Returns the index of the interval the part went into.
     size_t add(Profile& p, Interval&& part) {
-        const uint64_t key = uint64_t{part.tid} << 32 | part.seq;
-        auto [at, first] = interval_at_.try_emplace(key, p.intervals.size());
+        auto [at, first] = interval_at_.try_emplace(key(part.tid, part.seq), p.intervals.size());
         if (first) {
             p.intervals.push_back(std::move(part));
             return at->second;
@@ -210,21 +214,29 @@ public:
         Interval& iv = p.intervals[at->second];
         iv.start_ns = std::min(iv.start_ns, part.start_ns);
         iv.end_ns = std::max(iv.end_ns, part.end_ns);
-        // Built when an interval gets its second part; kept for its later parts.
-        auto& cell_of = cells_[at->second];
-        if (cell_of.empty())
-            for (size_t i = 0; i < iv.cells.size(); ++i) cell_of.try_emplace(iv.cells[i].function, i);
-        for (FunctionCell& c : part.cells) {
-            auto [pos, added] = cell_of.try_emplace(c.function, iv.cells.size());
-            if (added) iv.cells.push_back(std::move(c));
-            else accumulate(iv.cells[pos->second], c);
+        merge_cells<FunctionCell, &FunctionCell::function>(iv.cells, part.cells, cells_[at->second]);
+        return at->second;
+    }
+
+    // Returns the index of the interval the line cells went into.
+    size_t add_lines(Profile& p, records::LineCellsPart&& part) {
+        auto at = interval_at_.find(key(part.tid, part.seq));
+        if (at == interval_at_.end())
+            throw Corrupt{fmt::format("line cells of thread {} interval {} before its INTERVAL", part.tid, part.seq)};
+        Interval& iv = p.intervals[at->second];
+        if (iv.lines.empty()) {
+            iv.lines = std::move(part.cells);
+            return at->second;
         }
+        merge_cells<LineCell, &LineCell::location>(iv.lines, part.cells, lines_[at->second]);
         return at->second;
     }
 
 private:
+    static uint64_t key(uint32_t tid, uint32_t seq) { return uint64_t{tid} << 32 | seq; }
     std::unordered_map<uint64_t, size_t> interval_at_;  // (tid, seq) → index in Profile::intervals
-    std::unordered_map<size_t, std::unordered_map<uint32_t, size_t>> cells_;  // function → cell, per merged interval
+    // Per merged interval: function → cell, location → line cell.
+    std::unordered_map<size_t, std::unordered_map<uint32_t, size_t>> cells_, lines_;
 };
 
 void read_end(Decoder& d, ProfileEnd& end) {
@@ -254,6 +266,7 @@ struct ProfileStream::State {
     IntervalMerger merger;
     LocalityReader locality;
     std::vector<size_t> changed;  // intervals touched since take_changed()
+    std::vector<uint32_t> location_function;  // CODE_LOCATIONS: the function of every location read
 
     [[noreturn]] void fail(const std::string& what) const {
         throw ProfileError(fmt::format("{}: {}", name, what));
@@ -314,6 +327,18 @@ struct ProfileStream::State {
                 case records::kTenures:
                 case records::kDataObject:
                 case records::kExactInstructions: locality.read(type, d, profile); break;
+                // Source lines: types 18 and 19 from minor 6 on; in an
+                // earlier file they are a kind this reader does not know.
+                case records::kCodeLocations:
+                    if (profile.version_minor >= records::kSourceLinesMinor)
+                        records::read_code_locations(d, profile, location_function);
+                    break;
+                case records::kLineCells:
+                    if (profile.version_minor >= records::kSourceLinesMinor) {
+                        const size_t at = merger.add_lines(profile, records::read_line_cells(d, profile));
+                        if (track_changes) changed.push_back(at);
+                    }
+                    break;
                 default: break;  // a later kind of record: skipped, its length says how far
             }
         } catch (const Corrupt& c) {

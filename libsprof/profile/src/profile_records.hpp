@@ -6,6 +6,8 @@
 #include <cstring>
 #include <string>
 
+#include "sprof/profile.hpp"
+
 namespace sprof::records {
 
 constexpr char kMagic[8] = {'S', 'P', 'R', 'O', 'F', 'I', 'L', 'E'};
@@ -32,9 +34,15 @@ enum Type : uint32_t {
     kTenures = 15,
     kDataObject = 16,
     kExactInstructions = 17,
+    // Source lines (minor 6)
+    kCodeLocations = 18,
+    kLineCells = 19,
 };
+// The first minor version whose files may hold types 18 and 19.
+constexpr uint16_t kSourceLinesMinor = 6;
 
-// Fixed part of an INTERVAL record and of each cell in it.
+// Fixed part of an INTERVAL record and of each cell in it (a LINE_CELLS
+// cell has the same layout, a location id in place of the function id).
 constexpr size_t kIntervalFixedSize = 4 + 4 + 8 + 8 + 4 + 4;
 constexpr size_t kCellFixedSize = 4 + 8 + 8;
 constexpr size_t kEventCellSize = 8 + 8 + 8;
@@ -42,6 +50,11 @@ constexpr size_t kEventCellSize = 8 + 8 + 8;
 // event sq, entry_count, entry_coverage_ns, entry_sq.
 constexpr size_t kCellSpreadFixedSize = 8;
 constexpr size_t kEventSpreadSize = 8 + 8 + 8 + 8;
+
+// CODE_LOCATIONS: a location without inlined calls, each inlined call, an address row.
+constexpr size_t kLocationFixedSize = 4 + 4 + 4 + 4;
+constexpr size_t kInlinedCallSize = 4 + 4 + 4;
+constexpr size_t kCodeAddressSize = 4 + 8 + 4 + 4;
 
 // One sample of a REUSE_SAMPLES record: tid, window, distance, sample
 // (function, address), trigger (function, address), data address, size, flags.
@@ -107,5 +120,19 @@ private:
     bool swap_;
     size_t length_at_ = 0;
 };
+
+// One cell of an INTERVAL or LINE_CELLS record: the function or location
+// id, then the sums (events in the HEADER's order).
+template <class Cell>  // FunctionCell or LineCell
+void put_cell(Encoder& e, uint32_t id, const Cell& c) {
+    e.u32(id);
+    e.u64(c.samples);
+    e.u64(c.time_ns);
+    for (const auto& ev : c.events) {
+        e.u64(ev.count);
+        e.u64(ev.coverage_ns);
+        e.f64(ev.carry);
+    }
+}
 
 }  // namespace sprof::records

@@ -11,6 +11,7 @@
 
 #include "locality_checks.hpp"
 #include "profile_records.hpp"
+#include "source_lines_records.hpp"
 #include "sprof/profile_io.hpp"
 
 namespace sprof {
@@ -98,7 +99,27 @@ void put_thread(Encoder& e, const ProfileThread& t) {
     e.end_record();
 }
 
-void put_interval(Encoder& e, const Interval& iv, size_t n_events, uint32_t n_functions,
+void check(const std::string& problem, const std::string& path, const char* record) {
+    if (!problem.empty()) fail(path, fmt::format("{} record not written: {}", record, problem));
+}
+
+// New strings, locations and addresses. `n_strings` and `location_function`
+// (the function of every location) learn them; the caller takes them back
+// when the batch is refused.
+void put_source_lines(Encoder& e, const SourceLines& batch, uint32_t& n_strings,
+                      std::vector<uint32_t>& location_function, uint32_t n_functions, const std::string& path) {
+    n_strings += static_cast<uint32_t>(batch.strings.size());
+    for (const CodeLocation& l : batch.locations) {
+        check(records::location_problem(l, n_functions, n_strings), path, "CODE_LOCATIONS");
+        location_function.push_back(l.function);
+    }
+    for (const CodeAddress& a : batch.addresses)
+        check(records::address_problem(a, location_function), path, "CODE_LOCATIONS");
+    records::put_code_locations(e, batch);
+}
+
+// An INTERVAL record, and its LINE_CELLS record when it has line cells.
+void put_interval(Encoder& e, const Interval& iv, size_t n_events, uint32_t n_functions, size_t n_locations,
                   const std::string& path) {
     e.begin_record(records::kInterval);
     e.u32(iv.tid);
@@ -114,14 +135,7 @@ void put_interval(Encoder& e, const Interval& iv, size_t n_events, uint32_t n_fu
         if (c.events.size() != n_events)
             fail(path, fmt::format("interval {} of thread {} has a cell with {} events, the header has {}",
                                    iv.seq, iv.tid, c.events.size(), n_events));
-        e.u32(c.function);
-        e.u64(c.samples);
-        e.u64(c.time_ns);
-        for (const auto& ev : c.events) {
-            e.u64(ev.count);
-            e.u64(ev.coverage_ns);
-            e.f64(ev.carry);
-        }
+        records::put_cell(e, c.function, c);
     }
     for (const auto& c : iv.cells) {
         e.u64(c.entries);
@@ -133,11 +147,18 @@ void put_interval(Encoder& e, const Interval& iv, size_t n_events, uint32_t n_fu
         }
     }
     e.end_record();
+    if (iv.lines.empty()) return;
+    for (const LineCell& c : iv.lines) {
+        if (c.location >= n_locations)
+            fail(path, fmt::format("interval {} of thread {} refers to unknown location id {}", iv.seq, iv.tid,
+                                   c.location));
+        if (c.events.size() != n_events)
+            fail(path, fmt::format("interval {} of thread {} has a line cell with {} events, the header has {}",
+                                   iv.seq, iv.tid, c.events.size(), n_events));
+    }
+    records::put_line_cells(e, iv, n_events);
 }
 
-void check(const std::string& problem, const std::string& path, const char* record) {
-    if (!problem.empty()) fail(path, fmt::format("{} record not written: {}", record, problem));
-}
 
 void put_locality_run(Encoder& e, const LocalityRun& r, const std::string& path) {
     check(records::run_problem(r), path, "LOCALITY");
@@ -321,6 +342,8 @@ void ProfileWriter::open(const std::string& path, const ProfileHeader& header) {
     n_data_ = 0;
     locality_ = false;
     curve_sizes_.clear();
+    n_strings_ = 0;
+    location_function_.clear();
     Encoder e = fresh_native(buffer_);
     put_file_header(e);
     put_header(e, header);
@@ -357,8 +380,23 @@ void ProfileWriter::add_thread(const ProfileThread& th) {
 void ProfileWriter::add_interval(const Interval& iv) {
     require_open("add_interval");
     Encoder e = fresh_native(buffer_);
-    put_interval(e, iv, n_events_, n_functions_, path_);
-    write_buffer();
+    put_interval(e, iv, n_events_, n_functions_, location_function_.size(), path_);
+    write_buffer();  // INTERVAL and LINE_CELLS with one write(): a killed run keeps both or neither
+}
+
+void ProfileWriter::add_source_lines(const SourceLines& batch) {
+    require_open("add_source_lines");
+    Encoder e = fresh_native(buffer_);
+    const uint32_t strings_before = n_strings_;
+    const size_t locations_before = location_function_.size();
+    try {
+        put_source_lines(e, batch, n_strings_, location_function_, n_functions_, path_);
+        write_buffer();
+    } catch (...) {  // a batch not written names nothing later records may refer to
+        n_strings_ = strings_before;
+        location_function_.resize(locations_before);
+        throw;
+    }
 }
 
 void ProfileWriter::add_locality_run(const LocalityRun& run) {
@@ -477,8 +515,11 @@ std::string encode_profile(const Profile& profile, ByteOrder order) {
     for (uint32_t i = 0; i < n_objects; ++i) put_object(e, profile.objects[i], i, name);
     for (uint32_t i = 0; i < n_functions; ++i) put_function(e, profile.functions[i], i, n_objects, name);
     for (const auto& t : profile.threads) put_thread(e, t);
+    uint32_t n_strings = 0;
+    std::vector<uint32_t> location_function;
+    if (!profile.lines.empty()) put_source_lines(e, profile.lines, n_strings, location_function, n_functions, name);
     for (const auto& iv : profile.intervals)
-        put_interval(e, iv, profile.header.events.size(), n_functions, name);
+        put_interval(e, iv, profile.header.events.size(), n_functions, location_function.size(), name);
     const Locality& loc = profile.locality;
     if (loc.run.present) {
         put_locality_run(e, loc.run, name);

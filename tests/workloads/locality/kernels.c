@@ -48,7 +48,7 @@ struct node {
 
 __attribute__((noinline)) long chase(const struct node *start, long steps) {
     const struct node *p = start;
-    for (long i = 0; i < steps; ++i) p = p->next;
+    for (long i = 0; i < steps; ++i) p = p->next; /* chase's load */
     return (long)(p - start);
 }
 
@@ -94,7 +94,7 @@ __attribute__((noinline)) void blocked(const double *a, const double *b, double 
 }
 
 static void *must_alloc(size_t bytes) {
-    void *p = calloc(1, bytes);
+    void *p = calloc(1, bytes); /* heap: every block */
     if (!p) {
         perror("calloc");
         exit(3);

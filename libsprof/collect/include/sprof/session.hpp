@@ -1,7 +1,7 @@
 // One process's profile being recorded: raw samples in, profile records out.
-// Resolves PCs to functions (the one symbol resolver), builds histogram
-// intervals (the one interval builder) per thread and appends them to the
-// file as they close. Used by the in-process runtime (from its writer thread)
+// Resolves PCs to functions (the one symbol resolver) and source lines
+// (CodeLocations), builds histogram intervals (the one interval builder)
+// per thread and appends them to the file as they close. Used by the in-process runtime (from its writer thread)
 // and by the ptrace monitor; never from a signal handler.
 #pragma once
 #include <sys/types.h>
@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "sprof/code_locations.hpp"
 #include "sprof/interval_builder.hpp"
 #include "sprof/profile_io.hpp"
 #include "sprof/symbols.hpp"
@@ -48,17 +49,26 @@ public:
 
     // For locality records: an instruction as the profile names it (its
     // function, written as a FUNCTION record on first use, and its link-time
-    // address), and the writer the records go to.
+    // address), with its source location (a CODE_LOCATIONS row), and the
+    // writer the records go to. writer() first writes the location rows not
+    // yet written, so they precede every record that names their code.
     CodeRef code_ref(uint64_t pc);
     // An object as the profile names it (its OBJECT record written on first use).
     uint32_t object_id(const std::string& path);
-    ProfileWriter& writer() { return writer_; }
+    ProfileWriter& writer();
 
     AddressSpace& address_space() { return space_; }
     const std::string& path() const { return writer_.path(); }
     uint64_t samples() const { return samples_; }
 
 private:
+    struct Code {
+        CodeRef ref;
+        uint32_t location;  // CodeLocation id
+    };
+    // Function, address and source location of a PC (resolved, and their
+    // records made, on first sight).
+    Code code_at(uint64_t pc);
     uint32_t function_id(const Resolved& r);
     void flush(IntervalBuilder& b, uint64_t end_ns);
     ProfileEnd make_end(EndHow how, int value, uint64_t lost_samples) const;
@@ -67,6 +77,7 @@ private:
     ProfileWriter writer_;
     ProfileHeader header_;
     AddressSpace space_;
+    CodeLocations locations_;
     std::vector<ObjectSymbols> tables_;
     pid_t pid_;
     uint64_t t0_ns_;

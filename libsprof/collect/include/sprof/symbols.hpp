@@ -45,6 +45,10 @@ public:
     static ObjectSymbols load_own_vdso();
 
     const std::string& path() const { return path_; }
+    // The file its debug info (source lines) is read from: path() unless
+    // set otherwise (a deleted file read through /proc; "" for none).
+    const std::string& source() const { return source_; }
+    void set_source(std::string file) { source_ = std::move(file); }
     const std::vector<FunctionRange>& functions() const { return functions_; }
     const std::vector<LoadSegment>& segments() const { return segments_; }
     // Static variables (STT_OBJECT symbols), sorted like functions(); empty
@@ -61,6 +65,7 @@ public:
 
 private:
     std::string path_;
+    std::string source_;
     std::vector<FunctionRange> functions_;
     std::vector<LoadSegment> segments_;  // sorted by offset
     std::vector<FunctionRange> data_;
@@ -83,6 +88,7 @@ inline std::vector<Mapping> read_exec_mappings(pid_t pid) { return read_mappings
 struct Resolved {
     const std::string* object = nullptr;   // mapping path; null when in no mapping
     const FunctionRange* function = nullptr; // null → [unknown] within object
+    const ObjectSymbols* table = nullptr;  // the object's table; null when in no mapping
     uint64_t bias = 0;
 };
 

@@ -1,6 +1,7 @@
 // The one estimator of a virtual counter's value, and the one confidence
 // interval of it, shared by every tool.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -95,10 +96,52 @@ std::optional<Bounds> derived_interval(const DerivedValue& g, std::span<const De
 
 // Adds cell b into a (merging intervals, threads, profiles).
 void accumulate(EventCell& a, const EventCell& b);
-// Adds one function's cell into another of the same function: samples,
-// time, entries and each event (parts of one interval, intervals folded into one).
-void accumulate(FunctionCell& a, const FunctionCell& b);
+// Takes cell b (a part of a) out of a again: counts and coverage never
+// below 0; a NaN carry in b took nothing; an unknown spread in b leaves a's
+// unknown.
+void withdraw(EventCell& a, const EventCell& b);
 // Adds entry counts, unknown staying unknown.
 uint64_t add_entries(uint64_t a, uint64_t b);
+
+// Sums of samples, reference time and events: a FunctionCell, a LineCell.
+template <class Cell>
+concept CellSums = requires(Cell& c) {
+    c.samples;
+    c.time_ns;
+    c.events;
+};
+
+// A cell's entries; unknown for a cell that does not count them (a LineCell).
+template <CellSums Cell>
+uint64_t entries_of(const Cell& c) {
+    if constexpr (requires { c.entries; }) return c.entries;
+    else return kUnknownEntries;
+}
+
+// Adds one cell's sums into another's: parts of one interval, intervals
+// folded into one, a source location's cell into its function's. Entries
+// add up where the receiving cell counts them (one without them makes the
+// sum unknown).
+template <CellSums Into, CellSums From>
+void accumulate(Into& a, const From& b) {
+    a.samples += b.samples;
+    a.time_ns += b.time_ns;
+    if constexpr (requires { a.entries; }) a.entries = add_entries(a.entries, entries_of(b));
+    for (size_t e = 0; e < a.events.size() && e < b.events.size(); ++e) accumulate(a.events[e], b.events[e]);
+}
+
+// Takes a part's sums out of a cell (what accumulate added), never below 0.
+// Entries are known after only when the part's are and within the rest.
+template <CellSums Into, CellSums From>
+void withdraw(Into& a, const From& b) {
+    a.samples -= std::min(a.samples, b.samples);
+    a.time_ns -= std::min(a.time_ns, b.time_ns);
+    if constexpr (requires { a.entries; }) {
+        const uint64_t taken = entries_of(b);
+        a.entries = a.entries == kUnknownEntries || taken == kUnknownEntries ? kUnknownEntries
+                    : std::min(a.entries - std::min(a.entries, taken), a.samples);
+    }
+    for (size_t e = 0; e < a.events.size() && e < b.events.size(); ++e) withdraw(a.events[e], b.events[e]);
+}
 
 }  // namespace sprof

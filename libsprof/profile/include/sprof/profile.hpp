@@ -21,7 +21,8 @@ constexpr uint16_t kFormatMajor = 1;
 // Minor 5: locality detail — each reuse sample's position in its stream and
 // data object, tenures of the lines samples bring in, data objects, exact
 // counts per instruction (docs/FORMAT.md); older readers skip them.
-constexpr uint16_t kFormatMinor = 5;
+// Minor 6: source lines (Profile::lines, Interval::lines); older readers skip them.
+constexpr uint16_t kFormatMinor = 6;
 
 struct ProfileEvent {
     std::string name;
@@ -104,12 +105,22 @@ struct FunctionCell {
 };
 constexpr uint64_t kUnknownEntries = UINT64_MAX;
 
+// The same sums per source location (format 1.6): the line cells of a
+// function's locations add up to its FunctionCell.
+struct LineCell {
+    uint32_t location = 0;         // CodeLocation id (SourceLines::locations)
+    uint64_t samples = 0;
+    uint64_t time_ns = 0;
+    std::vector<EventCell> events;
+};
+
 struct Interval {
     uint32_t tid = 0;
     uint32_t seq = 0;              // 0, 1, 2 … per thread
     uint64_t start_ns = 0;         // CLOCK_MONOTONIC relative to the profile start
     uint64_t end_ns = 0;
     std::vector<FunctionCell> cells;
+    std::vector<LineCell> lines;   // empty in profiles without source lines
 };
 
 // How the profiled image ended (END fields appended after lost_samples;
@@ -287,6 +298,44 @@ struct Locality {
     std::vector<ExactInstruction> exact_instructions;  // 1.5
 };
 
+// ---- Source lines (format 1.6): where sampled code is in the source ----
+// Strings (file paths, inlined functions' names) are kept once, in
+// SourceLines::strings, and named by index: a location costs its numbers.
+
+constexpr uint32_t kNoString = 0xffffffffu;  // unknown (no debug info)
+
+// A function inlined at the code: its name and where it was inlined (the
+// call site, in the function it was inlined into).
+struct InlinedCall {
+    uint32_t function = kNoString;   // linkage name when the debug info has one, else its name
+    uint32_t call_file = kNoString;
+    uint32_t call_line = 0;          // 0 = unknown
+};
+
+// A place in the source: a line of a function, and the functions inlined
+// there. Cells are kept per location, not per instruction.
+struct CodeLocation {
+    uint32_t function = 0;           // ProfileFunction id the code lies in
+    uint32_t file = kNoString;       // the code's own source file and line
+    uint32_t line = 0;               // 0 = unknown
+    std::vector<InlinedCall> inlined;  // innermost first; empty when not inlined
+};
+
+// An instruction's location: every code address the collector sampled or
+// named in a locality record (CodeRef) has one.
+struct CodeAddress {
+    CodeRef code;
+    uint32_t location = 0;           // CodeLocation id; its function is code.function
+    uint32_t column = 0;             // 0 = unknown
+};
+
+struct SourceLines {
+    std::vector<std::string> strings;
+    std::vector<CodeLocation> locations;  // index == id
+    std::vector<CodeAddress> addresses;
+    bool empty() const { return strings.empty() && locations.empty() && addresses.empty(); }
+};
+
 struct Profile {
     uint16_t version_major = kFormatMajor, version_minor = kFormatMinor;
     bool foreign_byte_order = false;  // written on a machine of the other byte order
@@ -296,6 +345,7 @@ struct Profile {
     std::vector<ProfileThread> threads;
     std::vector<Interval> intervals;          // in file order
     Locality locality;                        // empty unless built with sprof-cc
+    SourceLines lines;                        // empty before format 1.6
     ProfileEnd end;
     std::vector<std::string> warnings;        // e.g. "truncated tail: …"
 

@@ -39,7 +39,14 @@ public:
     void add_object(const ProfileObject& obj);
     void add_function(const ProfileFunction& fn);
     void add_thread(const ProfileThread& th);
+    // An interval (or a part of one) and, with the same write(), its line
+    // cells (Interval::lines), whose locations must be written before.
     void add_interval(const Interval& iv);
+    // Source lines (docs/FORMAT.md): new strings, code locations and address
+    // rows; their ids continue those written before (the batch's first
+    // string is the next string id, and so on). Written before the line
+    // cells and records that name them.
+    void add_source_lines(const SourceLines& batch);
     // Locality (docs/FORMAT.md): the LOCALITY record once, before the others.
     // Windows, exact curves and exact functions may be written in parts (a
     // reader adds up the parts of one window, thread or function), so a
@@ -78,6 +85,8 @@ private:
     uint32_t n_data_ = 0;
     bool locality_ = false;                             // LOCALITY written
     std::unordered_map<uint32_t, ExactCurveShape> curve_sizes_;  // tid → sizes of its exact curve
+    uint32_t n_strings_ = 0;                  // source-line strings written so far
+    std::vector<uint32_t> location_function_; // the function of every code location written
 };
 
 enum class ByteOrder { native, swapped };

@@ -154,7 +154,7 @@ int main(int argc, char **argv) {
     const long n = atol(argv[2]), rounds = atol(argv[3]);
     double s = 0;
     if (strcmp(mode, "aos") == 0 || strcmp(mode, "aos-update") == 0) {
-        struct particle *p = must(aligned_alloc(64, (size_t)n * sizeof *p));
+        struct particle *p = must(aligned_alloc(64, (size_t)n * sizeof *p)); /* heap: the particles */
         for (long i = 0; i < n; ++i) p[i] = (struct particle){(double)i, 1, 2, 3, 4, 5, 6, 7};
         if (mode[3] == '-') {
             for (long r = 0; r < rounds; ++r) aos_update(p, n);
@@ -175,7 +175,7 @@ int main(int argc, char **argv) {
         struct particles p;
         double **arrays[] = {&p.x, &p.y, &p.z, &p.vx, &p.vy, &p.vz, &p.mass, &p.charge};
         for (int a = 0; a < 8; ++a) {
-            *arrays[a] = must(aligned_alloc(64, (size_t)n * sizeof(double)));
+            *arrays[a] = must(aligned_alloc(64, (size_t)n * sizeof(double))); /* heap: the arrays */
             for (long i = 0; i < n; ++i) (*arrays[a])[i] = (double)(i + a);
         }
         for (long r = 0; r < rounds; ++r) s += soa_sum(p.x, n);

@@ -1,0 +1,25 @@
+// One ELF file as a libdwfl module, with libdwfl's standard search for its
+// separate debug file (build-id, .gnu_debuglink, /usr/lib/debug, and
+// debuginfod when the user set DEBUGINFOD_URLS). Shared by the symbol
+// tables (elf_reader.cpp) and the line tables (source_lines.cpp).
+#pragma once
+#include <elfutils/libdwfl.h>
+
+#include <memory>
+#include <string>
+
+namespace sprof {
+
+struct DwflCloser {
+    void operator()(Dwfl* dwfl) const { dwfl_end(dwfl); }
+};
+
+struct DwflFile {
+    std::unique_ptr<Dwfl, DwflCloser> dwfl;
+    Dwfl_Module* module = nullptr;  // lives as long as `dwfl`
+};
+
+// Throws SymbolError ("PATH: libdwfl: why") when libdwfl cannot report the file.
+DwflFile open_dwfl_file(const std::string& path);
+
+}  // namespace sprof
