@@ -187,13 +187,14 @@ TEST_CASE("the same seed gives the same sample points; another seed others") {
 
 TEST_CASE("a reader that falls a whole ring behind loses samples, and says how many") {
     Stream s({.line_size = 64, .period = 1, .window_accesses = 1'000'000'000});
+    constexpr uint64_t ring = ReuseSampler::kSampleRing, lines = ring * 5 / 8;
     for (uint64_t k = 0; k < 3; ++k)
-        for (uint64_t i = 0; i < 10'000; ++i) s.access(i);
-    // 20,000 reuses ended without a drain; the ring holds 16,384 of them.
-    CHECK(s.sampler.lost() == 20'000 - 16'384);
-    CHECK(s.sampler.unnamed() == 30'000 - 16'384);  // sample starts: their data objects cannot be named
+        for (uint64_t i = 0; i < lines; ++i) s.access(i);
+    // 2 × lines reuses ended without a drain; the ring holds `ring` of them.
+    CHECK(s.sampler.lost() == 2 * lines - ring);
+    CHECK(s.sampler.unnamed() == 3 * lines - ring);  // sample starts: their data objects cannot be named
     s.finish();
-    CHECK(s.samples.size() == 16'384 + 10'000);
+    CHECK(s.samples.size() == ring + lines);
 }
 
 namespace {

@@ -26,12 +26,6 @@ constexpr size_t kMinCapacity = 64;
 // Filter buckets per table slot: the table is at most half full, so at most
 // one bucket in 32 holds a watched line, and about 3 % of accesses probe.
 constexpr size_t kBucketsPerSlot = 16;
-// Samples between two drains. The writer drains every 100 ms, but it can
-// stall longer while it opens a large separate debug file for source lines
-// (libc6-dbg: ~100 ms on a busy machine): the ring holds a dense rate's
-// samples (1 in 1000 of a sweep) over such a stall. Its pages are touched
-// only as far as samples reach.
-constexpr size_t kSampleRing = size_t{1} << 16;
 constexpr size_t kWindowRing = 256;
 constexpr size_t kTenureRing = size_t{1} << 14;  // tenures end at most as often as samples start
 constexpr size_t kMinFollows = 64;

@@ -109,6 +109,12 @@ struct SamplerSettings {
 
 class ReuseSampler {
 public:
+    // Samples (and sample starts) between two drains. The writer drains every
+    // 100 ms, but it can stall longer while it opens a large separate debug
+    // file for source lines (libc6-dbg: ~100 ms on a busy machine): the ring
+    // holds a dense rate's samples (1 in 1000 of a sweep) over such a stall.
+    static constexpr size_t kSampleRing = size_t{1} << 16;
+
     // `seed`: of this thread's sample points. Allocates its tables (call it
     // outside the program's accesses, e.g. when the thread starts).
     ReuseSampler(const SamplerSettings& settings, uint32_t tid, uint64_t seed);
