@@ -246,8 +246,10 @@ function showSource(file) {
 }
 
 function drawArrows(file, wrap, table) {
+  // Both ends in this file, on lines it still has (the source may have changed since the run).
   const here = pairs.map((p) => ({ p, u: sourceOf(p.use), r: sourceOf(p.reuse) }))
-    .filter((a) => a.u && a.r && a.u.file === file && a.r.file === file);
+    .filter((a) => a.u && a.r && a.u.file === file && a.r.file === file &&
+      table.querySelector("#L" + a.u.line) && table.querySelector("#L" + a.r.line));
   if (!here.length) return;
   const gutter = table.querySelector("td.arrows");
   const left = gutter.offsetLeft, width = gutter.offsetWidth;
