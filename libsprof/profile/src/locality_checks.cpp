@@ -88,8 +88,10 @@ std::string tenure_problem(const Tenure& t) {
 }
 
 std::string data_object_problem(const DataObject& o, const Known& known) {
+    // Every kind's site, not only a heap block's: a merge maps them all.
+    if (std::string p = code_problem(o.site, known.functions, "data object's site"); !p.empty()) return p;
     switch (o.kind) {
-        case DataKind::heap: return code_problem(o.site, known.functions, "allocation site");
+        case DataKind::heap: return {};
         case DataKind::static_data:
             if (o.object >= known.objects) return fmt::format("static data in unknown object id {}", o.object);
             return {};
