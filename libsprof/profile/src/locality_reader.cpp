@@ -7,6 +7,7 @@ namespace {
 
 using records::Corrupt;
 using records::Decoder;
+using records::read_code;
 
 uint64_t pair_key(uint32_t high, uint32_t low) { return uint64_t{high} << 32 | low; }
 
@@ -21,13 +22,6 @@ void add_all(std::vector<uint64_t>& into, const std::vector<uint64_t>& part, con
 
 void check(const std::string& problem) {
     if (!problem.empty()) throw Corrupt{problem};
-}
-
-CodeRef read_code(Decoder& d) {
-    CodeRef c;
-    c.function = d.u32();
-    c.address = d.u64();
-    return c;
 }
 
 // A count of (size, misses) pairs, then the pairs.

@@ -94,4 +94,12 @@ void read_cell_sums(Decoder& d, Cell& c, uint32_t n_events) {
     }
 }
 
+// A place in the code as every record holds it (put_code's inverse).
+inline CodeRef read_code(Decoder& d) {
+    CodeRef c;
+    c.function = d.u32();
+    c.address = d.u64();
+    return c;
+}
+
 }  // namespace sprof::records

@@ -121,6 +121,12 @@ private:
     size_t length_at_ = 0;
 };
 
+// A place in the code as every record holds it: function id, then address.
+inline void put_code(Encoder& e, const CodeRef& c) {
+    e.u32(c.function);
+    e.u64(c.address);
+}
+
 // One cell of an INTERVAL or LINE_CELLS record: the function or location
 // id, then the sums (events in the HEADER's order).
 template <class Cell>  // FunctionCell or LineCell

@@ -18,6 +18,7 @@ namespace sprof {
 namespace {
 
 using records::Encoder;
+using records::put_code;
 
 [[noreturn]] void fail(const std::string& path, const std::string& what) {
     throw ProfileError(fmt::format("{}: {}", path, what));
@@ -179,11 +180,6 @@ void put_window(Encoder& e, const LocalityWindow& w) {
     e.u64(w.samples);
     e.u64(w.unseen_accesses);
     e.end_record();
-}
-
-void put_code(Encoder& e, const CodeRef& c) {
-    e.u32(c.function);
-    e.u64(c.address);
 }
 
 void put_samples(Encoder& e, std::span<const ReuseSample> samples, const records::Known& known,

@@ -46,8 +46,7 @@ void put_code_locations(Encoder& e, const SourceLines& batch) {
     }
     e.u32(static_cast<uint32_t>(batch.addresses.size()));
     for (const CodeAddress& a : batch.addresses) {
-        e.u32(a.code.function);
-        e.u64(a.code.address);
+        put_code(e, a.code);
         e.u32(a.location);
         e.u32(a.column);
     }
@@ -89,8 +88,7 @@ void read_code_locations(Decoder& d, Profile& p, std::vector<uint32_t>& location
     const uint32_t n_addresses = d.count(kCodeAddressSize, "addresses");
     for (uint32_t i = 0; i < n_addresses; ++i) {
         CodeAddress a;
-        a.code.function = d.u32();
-        a.code.address = d.u64();
+        a.code = read_code(d);
         a.location = d.u32();
         a.column = d.u32();
         if (std::string why = address_problem(a, location_function); !why.empty()) throw Corrupt{why};
