@@ -6,8 +6,11 @@
  * unmaps `-f` thousand fresh pages (one minor fault each) in batches of 256.
  * `-f 0` is CPU-bound; a large -f with a small -c is fault-heavy.
  *
- * With -o it writes its own process CPU time (user+sys, all threads) at exit,
- * so a benchmark can tell the program's cost from its profiler's.
+ * With -o it writes, at exit, its process CPU time (user+sys, all threads:
+ * an in-process profiler's threads included), so a benchmark can tell the
+ * program's cost from its profiler's, and its main thread's CPU time (the
+ * thread that does the work, without any profiler thread beside it), the
+ * time a profile of that thread must account for.
  *
  * usage: bench_fixed_work [-c MILLION_STEPS] [-f THOUSAND_PAGES] [-o CPU_FILE] */
 #include "workload_common.h" /* first: it defines _GNU_SOURCE */
@@ -25,6 +28,12 @@ __attribute__((noinline)) void compute(long steps) {
 __attribute__((noinline)) void fault(long pages) {
     enum { kBatch = 256 };
     for (long done = 0; done < pages; done += kBatch) touch_fresh_pages(pages - done < kBatch ? pages - done : kBatch);
+}
+
+static double rusage_cpu_s(int who) {
+    struct rusage ru;
+    getrusage(who, &ru);
+    return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
 }
 
 int main(int argc, char **argv) {
@@ -49,14 +58,12 @@ int main(int argc, char **argv) {
         fault((long)(thousand_pages * 1e3 / kRounds));
     }
     if (cpu_file) {
-        struct rusage ru;
-        getrusage(RUSAGE_SELF, &ru);
         FILE *out = fopen(cpu_file, "w");
         if (!out) {
             perror(cpu_file);
             return 3;
         }
-        fprintf(out, "cpu_s %.6f\n", ru.ru_utime.tv_sec + ru.ru_stime.tv_sec + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6);
+        fprintf(out, "cpu_s %.6f\nthread_cpu_s %.6f\n", rusage_cpu_s(RUSAGE_SELF), rusage_cpu_s(RUSAGE_THREAD));
         fclose(out);
     }
     return 0;
