@@ -86,7 +86,7 @@ int main(int argc, char** argv) {
             for (int r = 0; r < rounds; ++r) {
                 const long before = resident_kb();
                 const double t0 = now_ms();
-                const sprof::ObjectLines object(path);
+                sprof::ObjectLines object(path);
                 const double t1 = now_ms();
                 for (uint64_t a : addresses) object.locate(a);
                 const double t2 = now_ms();

@@ -18,6 +18,8 @@ struct Dwfl_Module;
 
 namespace sprof {
 
+class InlineScopes;
+
 // Where an instruction is in the source. Unknown parts are empty or 0.
 struct SourcePosition {
     struct Inlined {
@@ -42,13 +44,15 @@ public:
     ObjectLines& operator=(const ObjectLines&) = delete;
 
     // The position of link-time address `address` (as in the symbol table).
-    SourcePosition locate(uint64_t address) const;
+    SourcePosition locate(uint64_t address);
     bool has_lines() const { return module_ != nullptr; }
 
 private:
     Dwfl* dwfl_ = nullptr;
     Dwfl_Module* module_ = nullptr;
     uint64_t bias_ = 0;  // libdwfl's address of link-time address 0
+    // Per unit (by its DIE offset), indexed when a PC in it is first asked about.
+    std::map<uint64_t, std::unique_ptr<InlineScopes>> scopes_;
 };
 
 // The debug info of every object a PC was resolved in, each opened once on
