@@ -37,7 +37,6 @@ constexpr size_t kMinFollows = 64;
 struct ReuseSampler::Watch {
     uint64_t n;  // 0: the slot is free (accesses count from 1)
     uint64_t line;
-    uint64_t seen;  // the last access it saw (a followed line's, or its start)
     uint64_t pc;
     uint64_t address;
     uint64_t epoch;
@@ -143,7 +142,7 @@ void ReuseSampler::insert(const Watch& w) {
 
 void ReuseSampler::watch(uint64_t n, uint64_t line, const Access& a) {
     if (!starts_->push(SampleStart{n, a.address, a.epoch})) unnamed_.fetch_add(1, std::memory_order_relaxed);
-    insert(Watch{n, line, n, a.pc, a.address, a.epoch, window_, 0, static_cast<uint8_t>(std::min<uint32_t>(a.size, 255)),
+    insert(Watch{n, line, a.pc, a.address, a.epoch, window_, 0, static_cast<uint8_t>(std::min<uint32_t>(a.size, 255)),
                  a.write});
 }
 
@@ -241,35 +240,30 @@ void ReuseSampler::end_follow(uint32_t index, TenureEnd how, uint64_t last_gap) 
 
 // Access n to `line`: each watch of the line sees it. An open sample ends
 // with its reuse (its trigger may start a tenure); a followed line steps.
-// The line's watches are taken out of the table a few at a time (deletion
-// moves entries) and those that go on are put back marked as having seen
-// access n, until none is left that has not.
+// A watch that goes on is changed where it sits; one that ends is erased,
+// and the backward shift may move a later watch of the probe run into its
+// slot, so that slot is looked at again. Only watches after the slot move,
+// none already seen, so each sees the access once.
 void ReuseSampler::reuse(uint64_t n, uint64_t line, const Access& a) {
-    for (;;) {
-        Watch mine[8];
-        size_t found = 0;
-        for (size_t i = home(line); table_[i].n != 0 && found < std::size(mine);) {
-            if (table_[i].line == line && table_[i].seen != n) {
-                mine[found++] = table_[i];
-                erase(&table_[i]);  // the next entry may now sit at i
-                continue;
-            }
+    for (size_t i = home(line); table_[i].n != 0;) {
+        Watch& w = table_[i];
+        if (w.line != line) {
             i = (i + 1) & (capacity_ - 1);
+            continue;
         }
-        if (found == 0) return;
-        for (size_t k = 0; k < found; ++k) {
-            Watch& w = mine[k];
-            w.seen = n;
-            if (w.follow == 0) {
-                const uint64_t distance = n - w.n;
-                emit(RawReuse{w.window, distance, w.pc, a.pc, w.address, w.size, w.write, a.write, w.n, w.epoch});
-                if (distance >= follow_from_ && start_follow(w, n, a)) insert(w);
-            } else if (step(follows_[w.follow - 1], n, a)) {
-                insert(w);
-            } else {
-                end_follow(w.follow, TenureEnd::capped, kNoReuse);
-            }
+        bool goes_on;
+        if (w.follow == 0) {
+            const uint64_t distance = n - w.n;
+            emit(RawReuse{w.window, distance, w.pc, a.pc, w.address, w.size, w.write, a.write, w.n, w.epoch});
+            goes_on = distance >= follow_from_ && start_follow(w, n, a);
+        } else {
+            goes_on = step(follows_[w.follow - 1], n, a);
+            if (!goes_on) end_follow(w.follow, TenureEnd::capped, kNoReuse);
         }
+        if (goes_on)
+            i = (i + 1) & (capacity_ - 1);
+        else
+            erase(&w);
     }
 }
 
