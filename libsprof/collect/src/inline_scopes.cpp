@@ -30,18 +30,23 @@ uint32_t udata(Dwarf_Die* die, int at) {
 
 struct InlineScopes::Unit {
     Dwarf_Files* files = nullptr;
-    size_t n_files = 0;
     const char* comp_dir = nullptr;
+    std::vector<std::string> paths;  // per file index, made absolute when first named
 
     explicit Unit(Dwarf_Die* die) : comp_dir(comp_dir_of(die)) {
-        if (dwarf_getsrcfiles(die, &files, &n_files) != 0) files = nullptr;
+        size_t n_files = 0;
+        if (dwarf_getsrcfiles(die, &files, &n_files) != 0) files = nullptr, n_files = 0;
+        paths.resize(n_files);
     }
 
-    SourcePosition::Inlined call(Dwarf_Die* inlined) const {
+    SourcePosition::Inlined call(Dwarf_Die* inlined) {
         SourcePosition::Inlined c;
         c.function = subroutine_name(inlined);
         const uint32_t file = udata(inlined, DW_AT_call_file);
-        if (files && file < n_files) c.call_file = absolute_source(dwarf_filesrc(files, file, nullptr, nullptr), comp_dir);
+        if (file < paths.size()) {
+            if (paths[file].empty()) paths[file] = absolute_source(dwarf_filesrc(files, file, nullptr, nullptr), comp_dir);
+            c.call_file = paths[file];
+        }
         c.call_line = udata(inlined, DW_AT_call_line);
         return c;
     }
@@ -49,7 +54,8 @@ struct InlineScopes::Unit {
 
 InlineScopes::InlineScopes(Dwarf_Die* cu) {
     std::vector<Range> ranges;
-    walk(cu, Unit(cu), kNone, 0, ranges);
+    Unit unit(cu);
+    walk(cu, unit, kNone, 0, ranges);
     // Parents first: ranges of one depth never overlap, and each nested
     // call lies within the call around it.
     std::stable_sort(ranges.begin(), ranges.end(), [](const Range& a, const Range& b) { return a.depth < b.depth; });
@@ -59,7 +65,7 @@ InlineScopes::InlineScopes(Dwarf_Die* cu) {
 // Depth first through the children of `parent`, a DIE of `unit` (the unit
 // whose file table the call sites name). `enclosing`: the inlined call the
 // children lie in.
-void InlineScopes::walk(Dwarf_Die* parent, const Unit& unit, int32_t enclosing, int depth,
+void InlineScopes::walk(Dwarf_Die* parent, Unit& unit, int32_t enclosing, int depth,
                         std::vector<Range>& ranges) {
     Dwarf_Die child;
     if (dwarf_child(parent, &child) != 0) return;
@@ -80,8 +86,10 @@ void InlineScopes::walk(Dwarf_Die* parent, const Unit& unit, int32_t enclosing, 
         case DW_TAG_imported_unit: {  // a partial unit (dwz) whose DIEs belong here
             Dwarf_Attribute attr;
             Dwarf_Die imported;
-            if (dwarf_formref_die(dwarf_attr(&child, DW_AT_import, &attr), &imported))
-                walk(&imported, Unit(&imported), enclosing, depth + 1, ranges);
+            if (dwarf_formref_die(dwarf_attr(&child, DW_AT_import, &attr), &imported)) {
+                Unit partial(&imported);
+                walk(&imported, partial, enclosing, depth + 1, ranges);
+            }
             continue;
         }
         default:

@@ -40,7 +40,7 @@ private:
     static constexpr int32_t kNone = -1;
 
     struct Unit;  // the unit a DIE's call site names files of
-    void walk(Dwarf_Die* parent, const Unit& unit, int32_t enclosing, int depth, std::vector<Range>& ranges);
+    void walk(Dwarf_Die* parent, Unit& unit, int32_t enclosing, int depth, std::vector<Range>& ranges);
     void paint(const Range& r);
 
     std::vector<Call> calls_;
