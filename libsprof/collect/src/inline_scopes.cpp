@@ -67,8 +67,11 @@ InlineScopes::InlineScopes(Dwarf_Die* cu) {
 // children lie in.
 void InlineScopes::walk(Dwarf_Die* parent, Unit& unit, int32_t enclosing, int depth,
                         std::vector<Range>& ranges) {
+    // Real DWARF nests a few dozen deep; a file whose imported units import
+    // each other in a circle would recurse until the writer's stack ran out.
+    constexpr int kMaxDepth = 256;
     Dwarf_Die child;
-    if (dwarf_child(parent, &child) != 0) return;
+    if (depth > kMaxDepth || dwarf_child(parent, &child) != 0) return;
     do {
         int32_t inner = enclosing;
         switch (dwarf_tag(&child)) {
