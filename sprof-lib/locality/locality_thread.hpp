@@ -69,7 +69,7 @@ struct ThreadState {
     // holds its local variables.
     SpscRing<AllocationEvent> allocations{size_t{1} << 16};
     std::atomic<uint64_t> lost_allocations{0};
-    bool allocations_called = false;  // the owner's: the writer was woken for this filling of the ring
+    FillingAlarm allocations_alarm;  // the owner's
     volatile bool in_allocation_hook = false;  // a signal handler's malloc inside ours is not recorded
     uint64_t stack_low = 0, stack_high = 0;
     // The writer's own: a THREAD record written, exact results written.

@@ -114,9 +114,7 @@ void note_allocation(uint64_t address, uint64_t size, uint64_t site) {
         t->lost_allocations.fetch_add(1, std::memory_order_relaxed);
     // A program that allocates fast (sqlite3: ~10^6 a second) fills the
     // ring between two periodic drains: wake the writer once per filling.
-    const bool half = t->allocations.half_full();
-    if (half && !t->allocations_called) wake_writer();
-    t->allocations_called = half;
+    if (t->allocations_alarm.rings(t->allocations.half_full())) wake_writer();
     t->in_allocation_hook = false;
 }
 

@@ -12,16 +12,17 @@ source "$(dirname "$0")/common.sh" "$1"
 
 events=task-clock,page-faults,context-switches
 # profile NAME THOUSAND_PAGES: bench_fixed_work under sprof_lib to NAME.sprof;
-# its CPU times to NAME.cpu (the test reads its main thread's: the process's
-# also holds sprof_lib's writer thread, whose cost — resolving the samples'
-# source lines — is no part of the work the profile times).
+# its times to NAME.cpu (the test reads its main thread's task-clock, the
+# clock the profile's time is on; the process's CPU time also holds
+# sprof_lib's writer thread, whose cost — resolving the samples' source
+# lines — is no part of the work the profile times).
 profile() {
     "$BIN/sprof_lib" -e $events -s 10ms -H 10 -o "$1.sprof" "$WORK/bench_fixed_work" -c 0 -f "$2" -o "$1.cpu"
 }
 # The cost of a fault drifts by tens of percent within seconds on a shared
 # machine, so calibration runs and held-out runs (300 thousand pages, never
 # used in the fit) interleave over three rounds and see the same drift; a
-# run of 0 pages measures start-up and exit alone.
+# run of 0 pages measures the rounds without their faults.
 calibration=()
 for round in 1 2 3; do
     profile empty$round 0
@@ -42,7 +43,7 @@ model = json.load(open(sys.argv[1]))
 prediction = json.load(open(sys.argv[2]))
 def cpu(name):
     times = dict(line.split() for line in open(name + ".cpu"))
-    return float(times["thread_cpu_s"])
+    return float(times["task_clock_s"])
 cost = model["seconds_per_event"]
 print(f"model: {cost}, {model['observations']} observations, "
       f"rms error {model['rms_error_s']:.4f} s ({100 * model['rms_relative_error']:.1f} %)")
@@ -51,7 +52,7 @@ assert 2e-7 < cost["page-faults"] < 2e-5, f"seconds per page fault {cost['page-f
 total = next(r for r in prediction["prediction"] if r["phase"] == "total")
 predicted = total["predicted_s"]
 # What the held-out runs' 900 thousand faults cost by their own clock: their
-# CPU time less that of runs that only start and exit under the same collector.
+# main thread's task-clock less that of runs that fault nowhere.
 known = sum(cpu(f"held{r}") - cpu(f"empty{r}") for r in (1, 2, 3))
 error = predicted - known
 # The fit's rms relative error is how far one phase strays from the model on

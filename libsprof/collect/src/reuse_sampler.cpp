@@ -308,10 +308,7 @@ bool ReuseSampler::access(HotPath& h, uint64_t n, uint64_t line, const Access& a
     if (n >= window_end_) close_window(n, h.unseen_words.load(std::memory_order_relaxed));
     arm(h);
     // Once per filling: the reader may be asleep until its next period.
-    const bool half = samples_->half_full() || starts_->half_full() || tenures_->half_full();
-    const bool wake = half && !reader_called_;
-    reader_called_ = half;
-    return wake;
+    return reader_alarm_.rings(samples_->half_full() || starts_->half_full() || tenures_->half_full());
 }
 
 void ReuseSampler::drain(SamplerOutput& out) {

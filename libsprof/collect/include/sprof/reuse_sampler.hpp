@@ -217,7 +217,7 @@ private:
     std::atomic<uint64_t> lost_{0};
     std::atomic<uint64_t> unnamed_{0};
     bool finished_ = false;
-    bool reader_called_ = false;  // since the ring last became half full
+    FillingAlarm reader_alarm_;
 };
 
 }  // namespace sprof

@@ -59,4 +59,20 @@ private:
     std::atomic<uint64_t> head_{0}, tail_{0};
 };
 
+// The producer's call for the consumer, once per filling: a consumer that
+// drains on a period may sleep while a fast producer fills the ring. Given
+// after each push whether the producer's rings are half full, says when to
+// wake the consumer: the first time they are, not again until they were not.
+class FillingAlarm {
+public:
+    bool rings(bool half_full) {
+        const bool wake = half_full && !called_;
+        called_ = half_full;
+        return wake;
+    }
+
+private:
+    bool called_ = false;
+};
+
 }  // namespace sprof
