@@ -6,7 +6,9 @@ address where sprof indexes each unit once). Each has gaps of its own
 static invoker and prints the symbol; binutils 2.40 names the wrong file of
 some DWARF 5 line tables, glibc's bsearch.c for bits/stdlib-bsearch.h), so
 at every address sprof must give what at least one of them gives: the
-same file:line and the same inlined calls with their call sites. usage: check_addr2line.py SOURCE_LINES_DUMP OBJECT
+same file:line and the same inlined calls with their call sites.
+
+usage: check_addr2line.py SOURCE_LINES_DUMP OBJECT
 
 The addresses: up to 1,500 drawn (fixed seed) inside the object's function
 symbols (nm, sizes known), so most lie in code with lines and many in
