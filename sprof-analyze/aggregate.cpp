@@ -35,13 +35,19 @@ void Counts::add(const LineCell& c, uint32_t of_function) {
     function = whose(function, of_function);
 }
 
+void Counts::add(const Dataset& d, uint32_t i, const FunctionCell& c) {
+    add(c);
+    lost_tick_ns = std::max(lost_tick_ns, sprof::lost_tick_ns(d.sources[d.interval_source[i]].profile.header));
+}
+
 void Counts::add(const Counts& c) {
     accumulate(*this, c);
     function = whose(function, c.function);
+    lost_tick_ns = std::max(lost_tick_ns, c.lost_tick_ns);
 }
 
 EstimateBasis Counts::basis() const {
-    return {samples, time_ns, entries, function != kSeveral && function != kNone};
+    return {samples, time_ns, entries, function != kSeveral && function != kNone, lost_tick_ns};
 }
 
 std::vector<std::optional<double>> estimate_events(const Counts& c, Estimator e) {
@@ -86,7 +92,7 @@ std::vector<TimeRow> time_rows(const Dataset& d) {
 std::vector<Counts> by_function(const Dataset& d, std::span<const uint32_t> intervals) {
     std::vector<Counts> out(d.functions.size(), Counts(d.events.size()));
     for (uint32_t i : intervals)
-        for (const FunctionCell& c : d.intervals[i].cells) out[c.function].add(c);
+        for (const FunctionCell& c : d.intervals[i].cells) out[c.function].add(d, i, c);
     return out;
 }
 
@@ -94,7 +100,7 @@ std::vector<Counts> by_function(const Dataset& d, std::span<const TimeRow> rows)
     std::vector<Counts> out(d.functions.size(), Counts(d.events.size()));
     for (const TimeRow& r : rows)
         for (uint32_t i : r.intervals)
-            for (const FunctionCell& c : d.intervals[i].cells) out[c.function].add(c);
+            for (const FunctionCell& c : d.intervals[i].cells) out[c.function].add(d, i, c);
     return out;
 }
 
@@ -138,7 +144,7 @@ std::vector<FunctionCounts> occurring_functions(const Dataset& d, std::span<cons
         for (const FunctionCell& c : d.intervals[i].cells) {
             auto [it, added] = at.try_emplace(c.function, out.size());
             if (added) out.push_back({c.function, Counts(d.events.size())});
-            out[it->second].counts.add(c);
+            out[it->second].counts.add(d, i, c);
         }
     std::sort(out.begin(), out.end(), [&](const FunctionCounts& a, const FunctionCounts& b) {
         if (a.counts.time_ns != b.counts.time_ns) return a.counts.time_ns > b.counts.time_ns;

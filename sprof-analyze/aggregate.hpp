@@ -21,6 +21,7 @@ struct Counts {
     uint64_t time_ns = 0;
     uint64_t entries = 0;
     std::vector<EventCell> events;
+    uint64_t lost_tick_ns = 0;  // EstimateBasis::lost_tick_ns: the largest of the profiles added
     // The function whose cells these are; kSeveral once several functions'
     // were added (a total), kNone while empty.
     static constexpr uint32_t kNone = UINT32_MAX, kSeveral = UINT32_MAX - 1;
@@ -28,6 +29,8 @@ struct Counts {
 
     explicit Counts(size_t n_events = 0) : events(n_events) {}
     void add(const FunctionCell& c);
+    // Interval i's cell, with what its profile knows of its ticks.
+    void add(const Dataset& d, uint32_t i, const FunctionCell& c);
     void add(const LineCell& c, uint32_t of_function);
     void add(const Counts& c);
     double seconds() const { return analyze::seconds(time_ns); }

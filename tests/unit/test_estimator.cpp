@@ -58,6 +58,28 @@ TEST_CASE("confidence: a ratio estimator's interval, computed by hand") {
     CHECK(confidence_interval(kCell, total, Estimator::coverage)->high == doctest::Approx(50 + kZ95 * 10));
 }
 
+TEST_CASE("confidence: ticks lost in the kernel widen a function's time") {
+    // Nominal 8 ns, mean interval 10: q = 0.2 of the ticks lost, each end of
+    // the one entry moves 2·0.2·1.2 = 0.48 interval² more than 1/6.
+    EstimateBasis lossy = kFunction;
+    lossy.lost_tick_ns = 8;
+    CHECK(*time_relative_sd(lossy) == doctest::Approx(std::sqrt((1.0 / 6 + 0.48) * 100) / 100));
+    // No loss when the mean interval is the nominal one (or below it).
+    lossy.lost_tick_ns = 10;
+    CHECK(*time_relative_sd(lossy) == doctest::Approx(*time_relative_sd(kFunction)));
+    lossy.lost_tick_ns = 12;
+    CHECK(*time_relative_sd(lossy) == doctest::Approx(*time_relative_sd(kFunction)));
+    // Only a user-space-only profile of CPU-time ticks loses them.
+    ProfileHeader h;
+    h.sample_interval_ns = 10'000'000;
+    h.events = {{"task-clock", true, false}, {"page-faults", false, false}};
+    CHECK(lost_tick_ns(h) == 0);
+    h.events[1].user_only = true;
+    CHECK(lost_tick_ns(h) == 10'000'000);
+    h.clock = "wall";
+    CHECK(lost_tick_ns(h) == 0);
+}
+
 TEST_CASE("confidence: carry-forward's own error adds its distance from the coverage estimate") {
     // carry 60, coverage 50 with variance 100: sd² = 100 + 10².
     const auto s = estimate_spread(kCell, kFunction, Estimator::carry);

@@ -77,12 +77,18 @@ std::optional<EstimateSpread> estimate_spread(const EventCell& c, const Estimate
     return s;
 }
 
+uint64_t lost_tick_ns(const ProfileHeader& h) {
+    const bool user_only = std::any_of(h.events.begin(), h.events.end(), [](const ProfileEvent& e) { return e.user_only; });
+    return user_only && h.clock == "cpu" ? h.sample_interval_ns : 0;
+}
+
 std::optional<double> time_relative_sd(const EstimateBasis& b) {
     if (!b.one_function) return 0.0;
     if (b.entries == kUnknownEntries || b.samples == 0 || b.time_ns == 0) return std::nullopt;
     const double n = static_cast<double>(b.samples), k = static_cast<double>(std::min(b.entries, b.samples));
     const double mean_interval = static_cast<double>(b.time_ns) / n;
-    const double per_entry = std::max(1.0 / 6, k / n);
+    const double lost = b.lost_tick_ns ? std::max(0.0, 1 - static_cast<double>(b.lost_tick_ns) / mean_interval) : 0;
+    const double per_entry = std::max(1.0 / 6, k / n) + 2 * lost * (1 + lost);
     return std::sqrt(per_entry * k) * mean_interval / static_cast<double>(b.time_ns);
 }
 
