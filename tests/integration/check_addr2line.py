@@ -131,4 +131,5 @@ print(f"{name}: {len(addresses)} addresses, {with_lines} with lines, {inlined} i
 for b in bad[:10]:
     print("  " + b)
 assert with_lines > len(addresses) // 2, "too few addresses with lines to compare"
+assert inlined > 0, "no address in inlined code: the inline chains went unchecked"
 assert not bad

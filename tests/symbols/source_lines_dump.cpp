@@ -1,5 +1,6 @@
 // What sprof's line resolution (ObjectLines) says of addresses in one file,
-// in a form a test compares with eu-addr2line -i: per address one line
+// in a form check_addr2line.py compares with addr2line -i and eu-addr2line -i:
+// per address one line
 //   ADDRESS FILE:LINE
 // then one line per inlined call around it, innermost first,
 //   FUNCTION @ CALL_FILE:CALL_LINE
