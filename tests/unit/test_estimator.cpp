@@ -222,3 +222,65 @@ TEST_CASE("interval builder: hand-computed coverage and carry-forward sums") {
     CHECK(next.start_ns == 40);
     CHECK(next.cells[0].events[1].carry == doctest::Approx(9.0));  // carry state survives the close
 }
+
+namespace {
+RawSample tick(uint64_t wall, uint64_t ref, uint32_t live, uint64_t delta) {
+    RawSample s;
+    s.wall_ns = wall;
+    s.ref_ns = ref;
+    s.live_mask = live;
+    s.delta[0] = delta;
+    return s;
+}
+}  // namespace
+
+TEST_CASE("interval builder: carry-forward carries the rate over the sample's own length") {
+    // 100 in 10 ns counted; a sample twice as long without the event
+    // carries 200 (the same rate), not the last delta.
+    IntervalBuilder b(7, 1);
+    b.add(1, tick(10, 10, 1, 100));
+    b.add(1, tick(30, 20, 0, 0));
+    const Interval iv = b.close(30);
+    CHECK(iv.cells[0].events[0].carry == doctest::Approx(300.0));
+}
+
+TEST_CASE("interval builder: ticks lost in the kernel at a boundary go back to the function that loses them") {
+    // Nominal tick 10 ns; every delta equals its reference time, so counts
+    // and times must agree wherever the time goes.
+    IntervalBuilder b(7, 1, 10);
+    b.add(2, tick(10, 10, 1, 10));  // the thread's first sample
+    b.add(2, tick(20, 10, 1, 10));  // f2 past its entry: never loses a tick
+    b.add(1, tick(30, 10, 1, 10));  // f1 entered, no tick lost
+    b.add(1, tick(50, 20, 1, 20));  // f1 past its entry: 1 of 2 ticks lost
+    // Two ticks lost before this one, and only f1 loses ticks: both were
+    // f1's (20 of the 30 ns; 20 of the 30 counts).
+    b.add(2, tick(80, 30, 1, 30));
+    b.add(3, tick(90, 10, 1, 10));  // f3 entered
+    b.add(3, tick(110, 20, 1, 20));  // f3 loses ticks as often as f1
+    // One tick lost between f3 and f1, which lose ticks alike: half a tick
+    // each way (5 of the 20 ns go back to f3).
+    b.add(1, tick(130, 20, 1, 20));
+    const Interval iv = b.close(130);
+    REQUIRE(iv.cells.size() == 3);
+    const FunctionCell& f1 = iv.cells[0];
+    const FunctionCell& f2 = iv.cells[1];
+    const FunctionCell& f3 = iv.cells[2];
+    CHECK(f1.time_ns == 10 + 20 + 20 + 15);
+    CHECK(f2.time_ns == 10 + 10 + 10);
+    CHECK(f3.time_ns == 10 + 20 + 5);
+    CHECK(f1.events[0].count == f1.time_ns);
+    CHECK(f2.events[0].count == f2.time_ns);
+    CHECK(f3.events[0].count == f3.time_ns);
+    // A part given back is time, not a sample: the samples stay where they fell.
+    CHECK(f1.samples == 3);
+    CHECK(f2.samples == 3);
+    CHECK(f3.samples == 2);
+    CHECK(f1.entries == 2);
+    // Where every tick arrives (lost_tick_ns 0) nothing moves.
+    IntervalBuilder all(7, 1);
+    all.add(1, tick(20, 20, 1, 20));
+    all.add(1, tick(40, 20, 1, 20));
+    all.add(2, tick(70, 30, 1, 30));
+    const Interval whole = all.close(70);
+    CHECK(whole.cells[1].time_ns == 30);
+}

@@ -5,8 +5,8 @@
 
 namespace sprof {
 
-IntervalBuilder::IntervalBuilder(uint32_t tid, unsigned n_events)
-    : tid_(tid), n_(n_events), last_delta_(n_events, NAN) {}
+IntervalBuilder::IntervalBuilder(uint32_t tid, unsigned n_events, uint64_t lost_tick_ns)
+    : tid_(tid), n_(n_events), lost_tick_ns_(lost_tick_ns), last_rate_(n_events, NAN), rounding_(tid) {}
 
 namespace {
 
@@ -34,47 +34,117 @@ std::vector<Cell> sorted_cells(std::unordered_map<uint32_t, Cell>& cells) {
 
 }  // namespace
 
-void IntervalBuilder::add(uint32_t function, const RawSample& s, uint32_t location) {
+void IntervalBuilder::add(uint32_t function, const RawSample& raw, uint32_t location) {
     if (!started_) {
         // The interval starts where its first sampling interval started.
-        start_ns_ = s.wall_ns > s.ref_ns ? s.wall_ns - s.ref_ns : 0;
+        start_ns_ = raw.wall_ns > raw.ref_ns ? raw.wall_ns - raw.ref_ns : 0;
         started_ = true;
     }
     ++samples_;
-    last_ns_ = s.wall_ns;
+    last_ns_ = raw.wall_ns;
     // An entry: the thread's previous sample was elsewhere (or there was
     // none), so this sampling interval began in another function.
     const bool entry = !last_function_ || *last_function_ != function;
+    RawSample s = raw;
+    if (lost_tick_ns_ && entry && last_function_) {
+        const double share = lost_share(*last_function_, function, s.ref_ns);
+        if (share > 0) charge(*last_function_, last_location_, split_off(s, share), false, false);
+    } else if (lost_tick_ns_ && !entry) {
+        for (TickGaps* g : {&gaps_[function], &all_gaps_}) {
+            ++g->samples;
+            g->ref_ns += raw.ref_ns;
+        }
+    }
+    charge(function, location, s, true, entry);
     last_function_ = function;
-    // What the sample adds to each event, the same for the function's cell
-    // and the location's.
+    last_location_ = location;
+}
+
+double IntervalBuilder::drop_rate(uint32_t function) const {
+    auto rate = [this](const TickGaps& g) {
+        const double mean = static_cast<double>(g.ref_ns) / static_cast<double>(g.samples);
+        return std::clamp(1 - static_cast<double>(lost_tick_ns_) / mean, 0.0, 0.95);
+    };
+    const auto it = gaps_.find(function);
+    if (it != gaps_.end()) return rate(it->second);
+    // A function never seen past its entry loses ticks like the thread.
+    return all_gaps_.samples ? rate(all_gaps_) : 0.5;
+}
+
+double IntervalBuilder::lost_share(uint32_t previous, uint32_t function, uint64_t ref_ns) const {
+    // k ticks were lost between the two samples: the boundary lies in one of
+    // the k + 1 tick slots, equally likely a priori; with m of the lost ticks
+    // before it (in `previous`), the loss has likelihood qp^m · qf^(k−m).
+    // The previous function's expected share is E[m] ticks.
+    const double x = static_cast<double>(lost_tick_ns_);
+    const long k = std::min(std::lround(static_cast<double>(ref_ns) / x) - 1, 64L);
+    if (k < 1) return 0;
+    const double qp = drop_rate(previous), qf = drop_rate(function);
+    double weight = 0, moments = 0;
+    for (long m = 0; m <= k; ++m) {
+        const double w = std::pow(qp, static_cast<double>(m)) * std::pow(qf, static_cast<double>(k - m));
+        weight += w;
+        moments += static_cast<double>(m) * w;
+    }
+    // Neither loses ticks, yet ticks were lost: they fell between the two
+    // (code of no function's samples); nothing to move.
+    if (weight == 0) return 0;
+    return std::min(1.0, moments / weight * x / static_cast<double>(ref_ns));
+}
+
+RawSample IntervalBuilder::split_off(RawSample& s, double share) {
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    auto take = [&](uint64_t& whole) {
+        const double part = share * static_cast<double>(whole);
+        auto taken = static_cast<uint64_t>(part);
+        if (unit(rounding_) < part - static_cast<double>(taken)) ++taken;
+        whole -= taken;
+        return taken;
+    };
+    RawSample part = s;
+    part.ref_ns = take(s.ref_ns);
+    for (unsigned e = 0; e < n_; ++e) {
+        part.delta[e] = take(s.delta[e]);
+        part.cover_ns[e] = take(s.cover_ns[e]);
+    }
+    return part;
+}
+
+void IntervalBuilder::charge(uint32_t function, uint32_t location, const RawSample& s, bool counted, bool entry) {
+    // What the sample adds to each event's carry-forward sum, the same for
+    // the function's cell and the location's. Carry-forward carries a rate:
+    // an event not counted in this sample is taken to have kept the rate it
+    // had when last counted, over this sample's reference time (samples
+    // differ in length: ticks lost in the kernel, the live set changing).
     double carried[kMaxEvents];
     for (unsigned e = 0; e < n_; ++e) {
+        const auto ref = static_cast<double>(s.ref_ns);
         if (s.live_mask & (1u << e)) {
-            const uint64_t cover = s.coverage(e);
+            const auto cover = static_cast<double>(s.coverage(e));
             const auto delta = static_cast<double>(s.delta[e]);
-            if (cover >= s.ref_ns) {
-                carried[e] = last_delta_[e] = delta;
-            } else if (2 * cover >= s.ref_ns) {
+            if (cover >= ref) {
+                carried[e] = delta;
+                if (cover > 0) last_rate_[e] = delta / cover;
+            } else if (2 * cover >= ref) {
                 // Live for most of the interval (the live set changed in it):
                 // its own rate, scaled to the whole interval, is what carries.
-                carried[e] = last_delta_[e] = delta * static_cast<double>(s.ref_ns) / static_cast<double>(cover);
+                last_rate_[e] = delta / cover;
+                carried[e] = last_rate_[e] * ref;
             } else {
                 // Live for a sliver only: the rest is carried forward like a
                 // whole uncounted interval.
-                const double uncovered = static_cast<double>(s.ref_ns - cover) / static_cast<double>(s.ref_ns);
-                carried[e] = std::isnan(last_delta_[e]) ? delta : delta + last_delta_[e] * uncovered;
+                carried[e] = std::isnan(last_rate_[e]) ? delta : delta + last_rate_[e] * (ref - cover);
             }
         } else {
-            carried[e] = last_delta_[e];  // the paper's rule: same delta as when last counted
+            carried[e] = last_rate_[e] * ref;  // the paper's rule: same rate as when last counted
         }
     }
     // The spread of the deltas and the entries' part of them go to the
     // cell that records them (a function's; a location's record holds the
     // sums only).
-    auto charge = [&](auto& cell) {
+    auto add_to = [&](auto& cell) {
         constexpr bool spread = requires { cell.entries; };
-        ++cell.samples;
+        cell.samples += counted;
         cell.time_ns += s.ref_ns;
         if constexpr (spread) cell.entries += entry;
         for (unsigned e = 0; e < n_; ++e) {
@@ -97,8 +167,8 @@ void IntervalBuilder::add(uint32_t function, const RawSample& s, uint32_t locati
             if (!std::isnan(carried[e])) ec.carry = std::isnan(ec.carry) ? carried[e] : ec.carry + carried[e];
         }
     };
-    charge(cell_of(functions_, function, n_));
-    if (location != kNoLocation) charge(cell_of(lines_, location, n_));
+    add_to(cell_of(functions_, function, n_));
+    if (location != kNoLocation) add_to(cell_of(lines_, location, n_));
 }
 
 Interval IntervalBuilder::take_part() {

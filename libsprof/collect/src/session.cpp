@@ -1,5 +1,7 @@
 #include "sprof/session.hpp"
 
+#include "sprof/estimator.hpp"
+
 namespace sprof {
 
 ProfileSession::ProfileSession(const std::string& path, ProfileHeader header, pid_t pid, uint64_t t0_ns,
@@ -17,7 +19,7 @@ void ProfileSession::load_address_space() {
 void ProfileSession::add_thread(uint32_t tid, const std::string& name) {
     // Once per thread, also when a collector announces it again (a thread
     // whose sampling was restarted after a failed exec).
-    if (builders_.try_emplace(tid, tid, static_cast<unsigned>(header_.events.size())).second)
+    if (builders_.try_emplace(tid, tid, static_cast<unsigned>(header_.events.size()), lost_tick_ns(header_)).second)
         writer_.add_thread(ProfileThread{tid, name});
 }
 

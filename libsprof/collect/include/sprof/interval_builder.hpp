@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 #include <optional>
+#include <random>
 #include <unordered_map>
 #include <vector>
 
@@ -15,10 +16,15 @@ namespace sprof {
 
 class IntervalBuilder {
 public:
-    IntervalBuilder(uint32_t tid, unsigned n_events);
+    // lost_tick_ns: the nominal tick when the kernel drops the ticks that
+    // land in kernel mode (a user-space-only profile: lost_tick_ns() of
+    // estimator.hpp), 0 when every tick arrives.
+    IntervalBuilder(uint32_t tid, unsigned n_events, uint64_t lost_tick_ns = 0);
 
-    // Charges the whole sample to `function` and, unless kNoLocation, to
-    // the source location `location` (a line cell with the same sums).
+    // Charges the sample to `function` and, unless kNoLocation, to the
+    // source location `location` (a line cell with the same sums). A sample
+    // that enters `function` after lost ticks gives the previous function
+    // the share of them that was likely its own (lost_share()).
     void add(uint32_t function, const RawSample& s, uint32_t location = kNoLocation);
     static constexpr uint32_t kNoLocation = UINT32_MAX;
     // Samples in the open interval (all its parts), for the closing rule.
@@ -39,8 +45,28 @@ public:
     Interval close(uint64_t end_ns);
 
 private:
+    // Charges one sample (or the part of one that lost_share() splits off)
+    // to a function's cell and its location's.
+    void charge(uint32_t function, uint32_t location, const RawSample& s, bool counted, bool entry);
+    // The share of an entering sample's reference time that belongs to the
+    // previous function: the expected number of its ticks among the lost
+    // ones, given how often each of the two loses a tick.
+    double lost_share(uint32_t previous, uint32_t function, uint64_t ref_ns) const;
+    // The rate at which `function` loses ticks, from its samples that did
+    // not enter it (their mean length is the tick over 1 − rate).
+    double drop_rate(uint32_t function) const;
+    // Splits `share` of s off into the result (rounding counts at random,
+    // so no side gains on average); s keeps the rest.
+    RawSample split_off(RawSample& s, double share);
+
+    struct TickGaps {
+        uint64_t samples = 0;
+        uint64_t ref_ns = 0;
+    };
+
     uint32_t tid_;
     unsigned n_;
+    uint64_t lost_tick_ns_;
     uint32_t seq_ = 0;
     uint64_t samples_ = 0;
     uint64_t start_ns_ = 0;
@@ -49,8 +75,14 @@ private:
     // Since the last part: by function, and by source location.
     std::unordered_map<uint32_t, FunctionCell> functions_;
     std::unordered_map<uint32_t, LineCell> lines_;
-    std::vector<double> last_delta_;  // carry-forward state per event; NaN = never counted
+    // Carry-forward state per event: its rate (count per ns of reference
+    // time) when last counted; NaN = never counted.
+    std::vector<double> last_rate_;
     std::optional<uint32_t> last_function_;  // of the thread's previous sample, across intervals
+    uint32_t last_location_ = kNoLocation;
+    std::unordered_map<uint32_t, TickGaps> gaps_;  // by function: its samples that did not enter it
+    TickGaps all_gaps_;                            // the same over all functions
+    std::mt19937_64 rounding_;
 };
 
 }  // namespace sprof
