@@ -214,15 +214,19 @@ double squared_distance(const Features& x, size_t r, const std::vector<double>& 
 }
 
 // Rows [first, last) without up to `drop` of the rows farthest from
-// `target`, as long as those kept hold a full row's weight (or all the
+// `target`, as long as those kept hold half a row's weight (or all the
 // segment has): a kept row a tenth of an interval long — the exit at a
 // run's end — would be evidence of nothing, and any kind would be within
-// its noise.
+// its noise. Half, not a whole row: a row shorter than the median row
+// weighs a little under 1 (half of all full rows do), and alone it is a
+// full row's evidence.
+constexpr double kEvidenceWeight = 0.5;
+
 Kind without_farthest(const Features& x, size_t first, size_t last, size_t drop, const std::vector<double>& target) {
     std::vector<std::pair<double, size_t>> by_distance;
     for (size_t r = first; r < last; ++r) by_distance.push_back({squared_distance(x, r, target), r});
     std::sort(by_distance.begin(), by_distance.end());
-    const double enough = std::min(1.0, weight_of(x, first, last));
+    const double enough = std::min(kEvidenceWeight, weight_of(x, first, last));
     double kept_weight = weight_of(x, first, last);
     size_t kept = by_distance.size();
     while (kept > 1 && by_distance.size() - kept < drop && kept_weight - x.weight(by_distance[kept - 1].second) >= enough)

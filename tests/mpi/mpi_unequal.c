@@ -25,7 +25,9 @@ static volatile double sink;
  * touches them at a steady rate (a few every SLICE_S), computes for CLAIM_S
  * and unmaps them. So a rank's memory stays small however many pages, the
  * fault rate is the same in every histogram interval however much a fault
- * costs on a busy machine (a rate that changed inside fill split its phase),
+ * costs on a busy machine (a rate that changed inside fill split its phase)
+ * — as long as a slice's faults fit in its SLICE_S (-p 20000 left 11 µs a
+ * fault, and beside two busy loops fill's rate fell by half for a while),
  * and fill() lasts the CPU time it is given. CLAIM_S is more than one
  * sampling interval of sprof (10 ms by default): a tick in fill() itself
  * takes the cycle's faults before the munmap — a sample's whole delta goes

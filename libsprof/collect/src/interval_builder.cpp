@@ -41,6 +41,7 @@ void IntervalBuilder::add(uint32_t function, const RawSample& raw, uint32_t loca
         started_ = true;
     }
     ++samples_;
+    ticks_ += ticks_in(raw.ref_ns);
     last_ns_ = raw.wall_ns;
     // An entry: the thread's previous sample was elsewhere (or there was
     // none), so this sampling interval began in another function.
@@ -60,6 +61,11 @@ void IntervalBuilder::add(uint32_t function, const RawSample& raw, uint32_t loca
     last_location_ = location;
 }
 
+uint64_t IntervalBuilder::ticks_in(uint64_t ref_ns) const {
+    if (!lost_tick_ns_) return 1;
+    return std::max<uint64_t>(1, std::llround(static_cast<double>(ref_ns) / static_cast<double>(lost_tick_ns_)));
+}
+
 double IntervalBuilder::drop_rate(uint32_t function) const {
     auto rate = [this](const TickGaps& g) {
         const double mean = static_cast<double>(g.ref_ns) / static_cast<double>(g.samples);
@@ -77,7 +83,7 @@ double IntervalBuilder::lost_share(uint32_t previous, uint32_t function, uint64_
     // before it (in `previous`), the loss has likelihood qp^m · qf^(k−m).
     // The previous function's expected share is E[m] ticks.
     const double x = static_cast<double>(lost_tick_ns_);
-    const long k = std::min(std::lround(static_cast<double>(ref_ns) / x) - 1, 64L);
+    const auto k = static_cast<long>(std::min<uint64_t>(ticks_in(ref_ns) - 1, 64));
     if (k < 1) return 0;
     const double qp = drop_rate(previous), qf = drop_rate(function);
     double weight = 0, moments = 0;
@@ -187,6 +193,7 @@ Interval IntervalBuilder::close(uint64_t end_ns) {
     iv.end_ns = std::max(end_ns, start_ns_);
     ++seq_;
     samples_ = 0;
+    ticks_ = 0;
     start_ns_ = end_ns;
     return iv;
 }

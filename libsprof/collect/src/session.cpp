@@ -95,7 +95,7 @@ void ProfileSession::add_sample(uint32_t tid, const RawSample& raw) {
     const Code code = code_at(s.pc);
     b.add(code.ref.function, s, code.location);
     ++samples_;
-    if (!header_.hist_interval_ns && b.samples() >= header_.hist_samples) flush(b, s.wall_ns);
+    if (!header_.hist_interval_ns && b.ticks() >= header_.hist_samples) flush(b, s.wall_ns);
 }
 
 void ProfileSession::end_thread(uint32_t tid, uint64_t wall_ns) {

@@ -27,8 +27,13 @@ public:
     // the share of them that was likely its own (lost_share()).
     void add(uint32_t function, const RawSample& s, uint32_t location = kNoLocation);
     static constexpr uint32_t kNoLocation = UINT32_MAX;
-    // Samples in the open interval (all its parts), for the closing rule.
+    // Samples in the open interval (all its parts).
     uint64_t samples() const { return samples_; }
+    // Ticks in the open interval, for the closing rule: its samples and the
+    // ticks lost in the kernel between them, so that an interval of N ticks
+    // is N ticks of the clock also where the kernel drops most of them (a
+    // wait spent in system calls).
+    uint64_t ticks() const { return ticks_; }
     bool empty() const { return samples_ == 0; }
     uint64_t start_ns() const { return start_ns_; }
     // Whether samples arrived since the last part was handed out.
@@ -52,6 +57,9 @@ private:
     // previous function: the expected number of its ticks among the lost
     // ones, given how often each of the two loses a tick.
     double lost_share(uint32_t previous, uint32_t function, uint64_t ref_ns) const;
+    // The ticks a sample of this reference time stands for: 1, or with lost
+    // ticks the nearest whole number of nominal ticks.
+    uint64_t ticks_in(uint64_t ref_ns) const;
     // The rate at which `function` loses ticks, from its samples that did
     // not enter it (their mean length is the tick over 1 − rate).
     double drop_rate(uint32_t function) const;
@@ -69,6 +77,7 @@ private:
     uint64_t lost_tick_ns_;
     uint32_t seq_ = 0;
     uint64_t samples_ = 0;
+    uint64_t ticks_ = 0;
     uint64_t start_ns_ = 0;
     uint64_t last_ns_ = 0;  // wall time of the last sample added
     bool started_ = false;
