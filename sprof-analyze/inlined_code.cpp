@@ -77,8 +77,10 @@ void charge_inlined_code(Dataset& d) {
             }
             accumulate(iv.cells[inner->second], c);
         }
-        // A function whose every sample was in inlined code has no time of its own.
-        if (emptied) std::erase_if(iv.cells, [](const FunctionCell& c) { return c.samples == 0; });
+        // A function whose every sample was in inlined code has no time of its
+        // own. (A cell may hold time without samples: ticks lost in the
+        // kernel that the collector gave back to it; it stays.)
+        if (emptied) std::erase_if(iv.cells, [](const FunctionCell& c) { return c.samples == 0 && c.time_ns == 0; });
     }
 }
 
