@@ -12,9 +12,9 @@ Shorter parts are not asserted, nor a part the profile holds in fewer than
 min-phase whole rows: in a user-space-only profile the kernel drops the
 ticks of a wait spent in system calls (Open MPI yields the CPU at every poll
 when oversubscribed), and the few samples left make rows much longer than
-an interval; no analysis finds a phase in rows that are not there. The job is sized so that compute and fill
-are long enough on every rank: were they not, the check would check
-nothing, and says so.
+an interval; no analysis finds a phase in rows that are not there. The job
+is sized so that compute and fill are long enough on every rank: were they
+not, the check would check nothing, and says so.
 
 usage: check_rank_phases.py PHASES.csv TIMELINE_PREFIX TRUTH_PREFIX LABEL [--ranks 4] [--min-phase 3]
   (TIMELINE_PREFIX.<rank>.csv: `sprof --timeline --format csv` of the rank)

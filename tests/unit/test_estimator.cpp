@@ -260,6 +260,9 @@ TEST_CASE("interval builder: ticks lost in the kernel at a boundary go back to t
     // One tick lost between f3 and f1, which lose ticks alike: half a tick
     // each way (5 of the 20 ns go back to f3).
     b.add(1, tick(130, 20, 1, 20));
+    // The closing rule counts ticks, the lost ones too: 8 samples, 13 ticks.
+    CHECK(b.samples() == 8);
+    CHECK(b.ticks() == 13);
     const Interval iv = b.close(130);
     REQUIRE(iv.cells.size() == 3);
     const FunctionCell& f1 = iv.cells[0];
@@ -281,6 +284,7 @@ TEST_CASE("interval builder: ticks lost in the kernel at a boundary go back to t
     all.add(1, tick(20, 20, 1, 20));
     all.add(1, tick(40, 20, 1, 20));
     all.add(2, tick(70, 30, 1, 30));
+    CHECK(all.ticks() == 3);
     const Interval whole = all.close(70);
     CHECK(whole.cells[1].time_ns == 30);
 }

@@ -73,7 +73,9 @@ std::optional<double> estimate(const EventCell& c, const EstimateBasis& b, Estim
 //   goes to the next: at each end of a visit a whole number of lost ticks
 //   crosses the boundary, geometric with the share q of ticks lost around
 //   the function, q = 1 − x/x̄ from the nominal interval x. Its second
-//   moment x²·q(1+q)/(1−q)² per end adds 2·q(1+q)·x̄² per entry (selfcount
+//   moment x²·q(1+q)/(1−q)² per end adds 2·q(1+q)·x̄² per entry — the
+//   collector gives the previous function its expected share of them
+//   (IntervalBuilder), so this bounds the spread around that (selfcount
 //   as nobody: 10 ms ticks moved across 10–20 % of the boundaries, 2–4 % of
 //   a 0.5 s function over 10 visits). Not covered: a program whose rhythm
 //   holds the ticks at a kernel entry near a function's end loses a tick
