@@ -8,12 +8,17 @@
 # the finished profile's time line; q quits.
 source "$(dirname "$0")/common.sh" "$1"
 command -v tmux > /dev/null || { echo "skipped: no tmux"; exit 77; }
-export TMUX_TMPDIR=$SCRATCH  # a server of this test's own
-tmux_() { tmux -L top -f /dev/null "$@"; }
-trap 'tmux_ kill-server 2> /dev/null || true; rm -rf "$SCRATCH"' EXIT
+export TMUX_TMPDIR=$SCRATCH  # servers of this test's own
+# Each part has a server of its own (SOCKET): kill-server returns before the
+# server has gone, and a new session asked of a dying server is created and
+# lost with it (seen on a busy CI host: "no server running" ever after).
+SOCKET=top
+tmux_() { tmux -L "$SOCKET" -f /dev/null "$@"; }
+trap 'for SOCKET in top quit; do tmux_ kill-server 2> /dev/null || true; done; rm -rf "$SCRATCH"' EXIT
 
 wait_for_screen() {  # TEXT SECONDS
     for _ in $(seq $((${2} * 20))); do
+        tmux_ has-session -t top 2> /dev/null || fail "the tmux server of socket $SOCKET is gone"
         tmux_ capture-pane -p -t top | grep -q -- "$1" && return 0
         sleep 0.05
     done
@@ -40,6 +45,7 @@ pass "sprof top's screen showed each phase within two intervals and told the end
 
 # q quits at once, while the program still runs.
 tmux_ kill-server
+SOCKET=quit
 rm -f top.rc
 tmux_ new-session -d -s top -x 160 -y 40 "'$BIN/sprof' top --wait 60 quit.sprof; echo \$? > top.rc; sleep 600"
 "$BIN/sprof_lib" -e "$events" -o quit.sprof "$WORK/phases" -r 2 -l 1.5 &
