@@ -13,6 +13,7 @@
 #include "sprof/demangle.hpp"
 #include "sprof/estimator.hpp"
 #include "sprof/profile_io.hpp"
+#include "sprof/profile_lines.hpp"
 
 namespace sprof::analyze {
 
@@ -118,10 +119,12 @@ void DatasetMerger::add_code_lines(size_t source, const Profile& p, const std::s
 Dataset merge_profiles(std::vector<Source> sources) {
     Dataset d;
     DatasetMerger merger(d);
+    ProfileLineReader line_reader;  // one for all sources: the ranks of a job share their objects
     for (const auto& s : sources) merger.add_source(s.profile.header);
     for (size_t si = 0; si < sources.size(); ++si) {
         Source& src = sources[si];
         Profile& p = src.profile;
+        line_reader.resolve(p);
         if (!src.folded) {
             src.n_intervals = p.intervals.size();
             for (const Interval& iv : p.intervals)

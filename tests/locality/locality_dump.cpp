@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sprof/profile_io.hpp"
+#include "sprof/profile_lines.hpp"
 
 using nlohmann::json;
 using namespace sprof;
@@ -102,7 +103,10 @@ int main(int argc, char** argv) {
         return 2;
     }
     try {
-        std::puts(dump(read_profile(argv[1])).dump().c_str());
+        Profile p = read_profile(argv[1]);
+        ProfileLineReader().resolve(p);  // the lines the analyzer gives the addresses
+        for (const std::string& w : p.warnings) std::fprintf(stderr, "locality_dump: warning: %s\n", w.c_str());
+        std::puts(dump(p).dump().c_str());
     } catch (const std::exception& e) {
         std::fprintf(stderr, "locality_dump: %s\n", e.what());
         return 1;

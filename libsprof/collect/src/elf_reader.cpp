@@ -17,7 +17,7 @@
 #include <string_view>
 #include <tuple>
 
-#include "dwfl_module.hpp"
+#include "sprof/dwfl_file.hpp"
 #include "sprof/symbols.hpp"
 
 namespace sprof {
@@ -148,23 +148,10 @@ ObjectSymbols ObjectSymbols::load(const std::string& path) {
     if (!elf || elf_kind(elf.get()) != ELF_K_ELF) throw SymbolError(path + ": not an ELF file");
 
     const DwflFile file = open_dwfl_file(path);
-    return ObjectSymbols(path, to_ranges(read_symbols(file.module, SymbolKind::function)), read_load_segments(elf.get()),
-                         to_ranges(read_symbols(file.module, SymbolKind::data)));
-}
-
-DwflFile open_dwfl_file(const std::string& path) {
-    // libdwfl's defaults for where debug files are: no path of our own.
-    static char* debuginfo_path = nullptr;
-    static const Dwfl_Callbacks callbacks = {.find_elf = dwfl_build_id_find_elf,
-                                             .find_debuginfo = dwfl_standard_find_debuginfo,
-                                             .section_address = nullptr,
-                                             .debuginfo_path = &debuginfo_path};
-    DwflFile file{std::unique_ptr<Dwfl, DwflCloser>(dwfl_begin(&callbacks)), nullptr};
-    if (!file.dwfl) throw SymbolError(path + ": libdwfl: " + dwfl_errmsg(-1));
-    file.module = dwfl_report_offline(file.dwfl.get(), "", path.c_str(), -1);
-    dwfl_report_end(file.dwfl.get(), nullptr, nullptr);
-    if (!file.module) throw SymbolError(path + ": libdwfl: " + dwfl_errmsg(-1));
-    return file;
+    ObjectSymbols table(path, to_ranges(read_symbols(file.module, SymbolKind::function)), read_load_segments(elf.get()),
+                        to_ranges(read_symbols(file.module, SymbolKind::data)));
+    table.set_build_id(build_id_hex(file.module));
+    return table;
 }
 
 ObjectSymbols ObjectSymbols::load_own_vdso() {
@@ -184,9 +171,7 @@ ObjectSymbols ObjectSymbols::load_own_vdso() {
         done += static_cast<size_t>(n);
     }
     ObjectSymbols read = load("/proc/self/fd/" + std::to_string(fd));
-    ObjectSymbols vdso("[vdso]", read.functions(), read.segments(), read.data());
-    vdso.set_source("");  // the image has no debug info, and its file is gone
-    return vdso;
+    return ObjectSymbols("[vdso]", read.functions(), read.segments(), read.data());
 }
 
 }  // namespace sprof

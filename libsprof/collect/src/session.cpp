@@ -23,9 +23,10 @@ void ProfileSession::add_thread(uint32_t tid, const std::string& name) {
         writer_.add_thread(ProfileThread{tid, name});
 }
 
-uint32_t ProfileSession::object_id(const std::string& path) {
-    auto [it, fresh] = objects_.try_emplace(path, static_cast<uint32_t>(objects_.size()));
-    if (fresh) writer_.add_object(ProfileObject{it->second, path});
+uint32_t ProfileSession::object_id(const std::string& path, const std::string& build_id) {
+    // By file, not path: an exec'd image may bring another file of the same path.
+    auto [it, fresh] = objects_.try_emplace({path, build_id}, static_cast<uint32_t>(objects_.size()));
+    if (fresh) writer_.add_object(ProfileObject{it->second, path, build_id});
     return it->second;
 }
 
@@ -34,7 +35,7 @@ uint32_t ProfileSession::function_id(const Resolved& r) {
         auto it = by_range_.find(r.function);
         if (it != by_range_.end()) return it->second;
         uint32_t id = next_function_++;
-        writer_.add_function(ProfileFunction{id, object_id(*r.object), r.function->start, r.function->end,
+        writer_.add_function(ProfileFunction{id, object_id(*r.object, r.table ? r.table->build_id() : std::string()), r.function->start, r.function->end,
                                              r.function->name});
         by_range_.emplace(r.function, id);
         return id;
@@ -43,7 +44,7 @@ uint32_t ProfileSession::function_id(const Resolved& r) {
         auto it = unknown_in_object_.find(*r.object);
         if (it != unknown_in_object_.end()) return it->second;
         uint32_t id = next_function_++;
-        writer_.add_function(ProfileFunction{id, object_id(*r.object), 0, 0, "[unknown]"});
+        writer_.add_function(ProfileFunction{id, object_id(*r.object, r.table ? r.table->build_id() : std::string()), 0, 0, "[unknown]"});
         unknown_in_object_.emplace(*r.object, id);
         return id;
     }
@@ -57,7 +58,7 @@ uint32_t ProfileSession::function_id(const Resolved& r) {
 ProfileSession::Code ProfileSession::code_at(uint64_t pc) {
     const Resolved r = space_.resolve(pc);
     const CodeRef ref{function_id(r), r.function ? pc - r.bias : pc};
-    return {ref, locations_.locate(ref, r)};
+    return {ref, locations_.locate(ref)};
 }
 
 CodeRef ProfileSession::code_ref(uint64_t pc) { return code_at(pc).ref; }
@@ -114,7 +115,6 @@ void ProfileSession::exec_switch() {
     // Function ids already written stay valid; the new image's functions get new ones.
     by_range_.clear();
     unknown_in_object_.clear();
-    locations_.forget_objects();
     space_ = AddressSpace(pid_);
     load_address_space();
 }

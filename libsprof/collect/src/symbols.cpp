@@ -21,7 +21,6 @@ namespace sprof {
 ObjectSymbols::ObjectSymbols(std::string path, std::vector<FunctionRange> functions,
                              std::vector<LoadSegment> segments, std::vector<FunctionRange> data)
     : path_(std::move(path)),
-      source_(path_),
       functions_(std::move(functions)),
       segments_(std::move(segments)),
       data_(std::move(data)) {
@@ -145,7 +144,7 @@ std::shared_ptr<const ObjectSymbols> AddressSpace::table_for(const Mapping& map)
         try {
             ObjectSymbols read = ObjectSymbols::load(file);
             table = ObjectSymbols(map.path, read.functions(), read.segments(), read.data());
-            table.set_source(file);
+            table.set_build_id(read.build_id());
         } catch (const SymbolError& e) {
             unreadable_.emplace_back(e.what());
         }
@@ -183,7 +182,7 @@ AddressSpace::Variable AddressSpace::resolve_data(uint64_t address) const {
     for (const Loaded& loaded : maps_) {
         if (!loaded.syms || !loaded.placed || loaded.syms->data().empty()) continue;
         if (auto i = loaded.syms->find_data(address - loaded.bias))
-            return {&loaded.syms->path(), &loaded.syms->data()[*i]};
+            return {loaded.syms.get(), &loaded.syms->data()[*i]};
     }
     return {};
 }

@@ -110,6 +110,7 @@ void read_object(Decoder& d, Profile& p) {
     if (o.id != p.objects.size())
         throw Corrupt{fmt::format("object id {} out of order (expected {})", o.id, p.objects.size())};
     o.path = d.str();
+    if (d.left() > 0) o.build_id = d.str();  // since 1.7
     p.objects.push_back(std::move(o));
 }
 
@@ -289,6 +290,7 @@ struct ProfileStream::State {
         profile.version_major = d.u16();
         profile.version_minor = d.u16();
         profile.foreign_byte_order = swap;
+        profile.lines.resolved = profile.version_minor < records::kDeferredLinesMinor;
         if (profile.version_major != kFormatMajor)
             fail(fmt::format("profile format version {}.{}, this sprof reads {}.x", profile.version_major,
                              profile.version_minor, kFormatMajor));

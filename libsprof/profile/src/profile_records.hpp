@@ -40,6 +40,8 @@ enum Type : uint32_t {
 };
 // The first minor version whose files may hold types 18 and 19.
 constexpr uint16_t kSourceLinesMinor = 6;
+// From minor 7 on, collectors leave the lines of their addresses to the reader.
+constexpr uint16_t kDeferredLinesMinor = 7;
 
 // Fixed part of an INTERVAL record and of each cell in it (a LINE_CELLS
 // cell has the same layout, a location id in place of the function id).

@@ -75,6 +75,7 @@ void put_object(Encoder& e, const ProfileObject& o, uint32_t expected_id, const 
     e.begin_record(records::kObject);
     e.u32(o.id);
     e.str(o.path);
+    e.str(o.build_id);
     e.end_record();
 }
 

@@ -1,6 +1,6 @@
 // One process's profile being recorded: raw samples in, profile records out.
-// Resolves PCs to functions (the one symbol resolver) and source lines
-// (CodeLocations), builds histogram intervals (the one interval builder)
+// Resolves PCs to functions (the one symbol resolver), names each address
+// (CodeLocations; the analyzer finds its source line), builds histogram intervals (the one interval builder)
 // per thread and appends them to the file as they close. Used by the in-process runtime (from its writer thread)
 // and by the ptrace monitor; never from a signal handler.
 #pragma once
@@ -49,12 +49,13 @@ public:
 
     // For locality records: an instruction as the profile names it (its
     // function, written as a FUNCTION record on first use, and its link-time
-    // address), with its source location (a CODE_LOCATIONS row), and the
+    // address), with its address row (CODE_LOCATIONS), and the
     // writer the records go to. writer() first writes the location rows not
     // yet written, so they precede every record that names their code.
     CodeRef code_ref(uint64_t pc);
-    // An object as the profile names it (its OBJECT record written on first use).
-    uint32_t object_id(const std::string& path);
+    // An object as the profile names it: a file by path and build-id (its
+    // OBJECT record written on first use).
+    uint32_t object_id(const std::string& path, const std::string& build_id);
     ProfileWriter& writer();
 
     AddressSpace& address_space() { return space_; }
@@ -85,7 +86,7 @@ private:
     uint32_t next_function_ = 0;
     std::unordered_map<const FunctionRange*, uint32_t> by_range_;
     std::map<std::string, uint32_t> unknown_in_object_;
-    std::map<std::string, uint32_t> objects_;
+    std::map<std::pair<std::string, std::string>, uint32_t> objects_;  // (path, build-id) → id
     uint32_t unknown_ = kNoObject;  // id of the [unknown] bucket once used
     std::map<uint32_t, IntervalBuilder> builders_;
     std::map<uint32_t, uint64_t> interval_end_;  // time-based intervals: end of the open one per thread

@@ -7,15 +7,13 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "sprof/dwfl_file.hpp"  // SymbolError
+
 namespace sprof {
 
-struct SymbolError : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
 
 // A function (or, in ObjectSymbols::data(), a static variable).
 struct FunctionRange {
@@ -45,10 +43,11 @@ public:
     static ObjectSymbols load_own_vdso();
 
     const std::string& path() const { return path_; }
-    // The file its debug info (source lines) is read from: path() unless
-    // set otherwise (a deleted file read through /proc; "" for none).
-    const std::string& source() const { return source_; }
-    void set_source(std::string file) { source_ = std::move(file); }
+    // The file's GNU build-id in hex: "" when it has none, or when the table
+    // came from a control file or the vDSO. The profile records it, so the
+    // analyzer reads source lines only from the very file that ran.
+    const std::string& build_id() const { return build_id_; }
+    void set_build_id(std::string hex) { build_id_ = std::move(hex); }
     const std::vector<FunctionRange>& functions() const { return functions_; }
     const std::vector<LoadSegment>& segments() const { return segments_; }
     // Static variables (STT_OBJECT symbols), sorted like functions(); empty
@@ -65,7 +64,7 @@ public:
 
 private:
     std::string path_;
-    std::string source_;
+    std::string build_id_;
     std::vector<FunctionRange> functions_;
     std::vector<LoadSegment> segments_;  // sorted by offset
     std::vector<FunctionRange> data_;
@@ -109,7 +108,7 @@ public:
     // the program's own code) — never a reason to read another table.
     // Null object when none holds it.
     struct Variable {
-        const std::string* object = nullptr;
+        const ObjectSymbols* object = nullptr;  // null when in no object's table
         const FunctionRange* symbol = nullptr;
     };
     Variable resolve_data(uint64_t address) const;

@@ -22,7 +22,10 @@ constexpr uint16_t kFormatMajor = 1;
 // data object, tenures of the lines samples bring in, data objects, exact
 // counts per instruction (docs/FORMAT.md); older readers skip them.
 // Minor 6: source lines (Profile::lines, Interval::lines); older readers skip them.
-constexpr uint16_t kFormatMinor = 6;
+// Minor 7: an OBJECT ends with its build-id; collectors leave source lines to
+// the reader (one unknown location per address, SourceLines::resolved false),
+// which reads them from the objects, as perf report does.
+constexpr uint16_t kFormatMinor = 7;
 
 struct ProfileEvent {
     std::string name;
@@ -59,7 +62,8 @@ struct ProfileHeader {
 
 struct ProfileObject {
     uint32_t id = 0;
-    std::string path;  // or a pseudo name like [vdso]
+    std::string path;      // or a pseudo name like [vdso]
+    std::string build_id;  // GNU build-id in hex; "" unknown (none, or before 1.7)
 };
 
 // A function (or an [unknown] bucket: start == end == 0).
@@ -333,6 +337,10 @@ struct SourceLines {
     std::vector<std::string> strings;
     std::vector<CodeLocation> locations;  // index == id
     std::vector<CodeAddress> addresses;
+    // False in a profile of 1.7 or later as read: every address has a
+    // location of its own, file and line unknown, until resolve_source_lines
+    // (libsprof/debuginfo) reads them from the objects' debug info.
+    bool resolved = true;
     bool empty() const { return strings.empty() && locations.empty() && addresses.empty(); }
 };
 

@@ -7,8 +7,8 @@
 #include <elfutils/libdw.h>
 
 #include "dwarf_paths.hpp"
-#include "dwfl_module.hpp"
 #include "inline_scopes.hpp"
+#include "sprof/dwfl_file.hpp"
 
 namespace sprof {
 
@@ -16,10 +16,7 @@ ObjectLines::ObjectLines(const std::string& file) {
     if (file.empty()) return;
     try {
         DwflFile opened = open_dwfl_file(file);
-        Dwarf_Addr bias = 0;
-        // Without DWARF (a stripped file with no debug file found) there are no lines.
-        if (!dwfl_module_getdwarf(opened.module, &bias) || !dwfl_module_getelf(opened.module, &bias)) return;
-        bias_ = bias;
+        build_id_ = build_id_hex(opened.module);
         module_ = opened.module;
         dwfl_ = opened.dwfl.release();
     } catch (const SymbolError&) {
@@ -31,9 +28,23 @@ ObjectLines::~ObjectLines() {
     if (dwfl_) dwfl_end(dwfl_);
 }
 
+bool ObjectLines::has_lines() {
+    if (!dwarf_tried_ && module_) {
+        dwarf_tried_ = true;
+        Dwarf_Addr bias = 0;
+        // Without DWARF (a stripped file with no debug file found) there are no lines.
+        if (dwfl_module_getdwarf(module_, &bias) && dwfl_module_getelf(module_, &bias))
+            bias_ = bias;
+        else
+            module_ = nullptr;
+    }
+    dwarf_tried_ = true;
+    return module_ != nullptr;
+}
+
 SourcePosition ObjectLines::locate(uint64_t address) {
     SourcePosition pos;
-    if (!module_) return pos;
+    if (!has_lines()) return pos;
     const Dwarf_Addr at = address + bias_;
     if (Dwfl_Line* line = dwfl_module_getsrc(module_, at)) {
         int lineno = 0, column = 0;
@@ -49,12 +60,6 @@ SourcePosition ObjectLines::locate(uint64_t address) {
         pos.inlined = scopes->at(at - cu_bias);
     }
     return pos;
-}
-
-SourcePosition SourceLineResolver::locate(const ObjectSymbols& table, uint64_t address) {
-    auto [it, fresh] = objects_.try_emplace(table.source());
-    if (fresh) it->second = std::make_unique<ObjectLines>(table.source());
-    return it->second->locate(address);
 }
 
 }  // namespace sprof

@@ -1,17 +1,14 @@
 // Address → source file:line and inlined functions, from an object's DWARF
 // (elfutils libdw through libdwfl, so a stripped object's separate debug
-// file serves as it does for symbols). Used by the session in the writer
-// thread or the ptrace monitor, never in a signal handler: an object's
-// debug info is opened when a line of it is first asked for, and the
-// session asks once per sampled address.
+// file serves as it does for symbols). Used by the analyzer when it reads a
+// profile (profile_lines.hpp), once per distinct sampled address; never by
+// a profiled run.
 #pragma once
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
 #include <vector>
-
-#include "sprof/symbols.hpp"
 
 struct Dwfl;
 struct Dwfl_Module;
@@ -35,8 +32,10 @@ struct SourcePosition {
 // The line table and scopes of one ELF file.
 class ObjectLines {
 public:
-    // Opens `file` and finds its debug info (in the file, or a separate debug
-    // file by build-id or .gnu_debuglink). Never throws: an unreadable file,
+    // Opens `file` and reads its build-id. Its debug info (in the file, or a
+    // separate debug file by build-id or .gnu_debuglink) is found when a line
+    // is first asked for: a file that turns out not to be the one that ran
+    // costs no more than its ELF headers. Never throws: an unreadable file,
     // or one without debug info, answers every address with "unknown".
     explicit ObjectLines(const std::string& file);
     ~ObjectLines();
@@ -45,25 +44,18 @@ public:
 
     // The position of link-time address `address` (as in the symbol table).
     SourcePosition locate(uint64_t address);
-    bool has_lines() const { return module_ != nullptr; }
+    bool has_lines();
+    // The file's GNU build-id in hex; "" when it has none or is unreadable.
+    const std::string& build_id() const { return build_id_; }
 
 private:
     Dwfl* dwfl_ = nullptr;
-    Dwfl_Module* module_ = nullptr;
+    Dwfl_Module* module_ = nullptr;  // null: unreadable, or no DWARF found
+    bool dwarf_tried_ = false;
     uint64_t bias_ = 0;  // libdwfl's address of link-time address 0
+    std::string build_id_;
     // Per unit (by its DIE offset), indexed when a PC in it is first asked about.
     std::map<uint64_t, std::unique_ptr<InlineScopes>> scopes_;
-};
-
-// The debug info of every object a PC was resolved in, each opened once on
-// first use (an object whose lines are never asked for costs nothing).
-class SourceLineResolver {
-public:
-    // `table` is the object's symbol table; its source() names the file to read.
-    SourcePosition locate(const ObjectSymbols& table, uint64_t address);
-
-private:
-    std::map<std::string, std::unique_ptr<ObjectLines>> objects_;  // by file read
 };
 
 }  // namespace sprof
