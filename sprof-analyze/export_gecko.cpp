@@ -93,6 +93,7 @@ public:
             const double at = static_cast<double>(iv.start_ns) +
                               (static_cast<double>(k) + 0.5) * static_cast<double>(span) / static_cast<double>(order.size());
             samples_.push_back({stack_of(iv.cells[order[k]].function), ms(at), cpu_each[order[k]]});
+            owed_[iv.cells[order[k]].function].last = samples_.size() - 1;
         }
         first_ns_ = std::min(first_ns_, iv.start_ns);
         return n > fits;
@@ -107,6 +108,15 @@ public:
     // The thread as JSON. The samples, the bulk of it, are written as text
     // directly: a million samples as JSON values would take seconds.
     void write(std::ostream& out) {
+        // CPU time a function held after its last sample (ticks the kernel
+        // dropped in a user-space-only profile, which the collector gave back
+        // to it) goes with that sample: each function's CPU time over the
+        // thread is the flat report's.
+        for (auto& [function, o] : owed_)
+            if (o.cpu_ns != 0 && o.last != kNoSample) {
+                samples_[o.last].cpu_ns += o.cpu_ns;
+                o.cpu_ns = 0;
+            }
         auto by_time = [](const Sample& a, const Sample& b) { return a.ms < b.ms; };
         if (!std::is_sorted(samples_.begin(), samples_.end(), by_time))  // intervals that overlap: a corrupt profile's
             std::stable_sort(samples_.begin(), samples_.end(), by_time);
@@ -149,8 +159,10 @@ public:
     }
 
 private:
+    static constexpr size_t kNoSample = SIZE_MAX;
     struct Owed {  // a function's samples due but not yet written, and their CPU time
         double samples = 0, cpu_ns = 0;
+        size_t last = kNoSample;  // its latest sample written, in samples_
     };
     struct Sample {
         size_t stack;
