@@ -268,3 +268,21 @@ TEST_CASE("symbols: the test binary's functions match nm's sized text symbols") 
     CHECK(matched == sized.size());
     CHECK(table.functions().size() <= sized.size() + unsized.size());
 }
+
+TEST_CASE("symbols: a library without a local debug file never brings in debuginfod (libcurl, OpenSSL)") {
+    // libdw dlopens libdebuginfod for its last resort whether or not
+    // DEBUGINFOD_URLS is set; in a profiled process that loaded and started
+    // OpenSSL beside the program's exit. The collectors search locally only.
+    const char* candidates[] = {"/usr/lib/x86_64-linux-gnu/libgcc_s.so.1", "/lib/x86_64-linux-gnu/libgcc_s.so.1"};
+    const char* library = nullptr;
+    for (const char* c : candidates)
+        if (access(c, R_OK) == 0) library = c;
+    if (!library) return;  // not a Debian layout: nothing to look at
+    // With DEBUGINFOD_URLS set, the analyzer's tests in this process may ask debuginfod.
+    if (const char* urls = std::getenv("DEBUGINFOD_URLS"); urls && *urls) return;
+    const ObjectSymbols table = ObjectSymbols::load(library);
+    CHECK(!table.functions().empty());
+    std::ifstream maps("/proc/self/maps");
+    std::string line;
+    while (std::getline(maps, line)) CHECK(line.find("libdebuginfod") == std::string::npos);
+}

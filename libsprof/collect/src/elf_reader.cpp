@@ -147,7 +147,7 @@ ObjectSymbols ObjectSymbols::load(const std::string& path) {
     std::unique_ptr<Elf, ElfCloser> elf(elf_begin(fd, ELF_C_READ_MMAP, nullptr));
     if (!elf || elf_kind(elf.get()) != ELF_K_ELF) throw SymbolError(path + ": not an ELF file");
 
-    const DwflFile file = open_dwfl_file(path);
+    const DwflFile file = open_dwfl_file(path, DebugSearch::local);  // in a profiled process: see DebugSearch
     ObjectSymbols table(path, to_ranges(read_symbols(file.module, SymbolKind::function)), read_load_segments(elf.get()),
                         to_ranges(read_symbols(file.module, SymbolKind::data)));
     table.set_build_id(build_id_hex(file.module));

@@ -15,7 +15,7 @@ namespace sprof {
 ObjectLines::ObjectLines(const std::string& file) {
     if (file.empty()) return;
     try {
-        DwflFile opened = open_dwfl_file(file);
+        DwflFile opened = open_dwfl_file(file, DebugSearch::user_configured);
         build_id_ = build_id_hex(opened.module);
         module_ = opened.module;
         dwfl_ = opened.dwfl.release();
