@@ -5,6 +5,8 @@
 #include <limits>
 #include <stdexcept>
 
+#include "sprof/estimator.hpp"  // lost_tick_ns
+
 namespace sprof::analyze {
 
 namespace {
@@ -70,21 +72,26 @@ double noise_variance(const Features& x) {
     return sum / static_cast<double>(kept) / 2;
 }
 
-// Each row's weight: its reference time against a full row's, the median
-// (rows of H samples, or of fixed length, are nearly all alike), at most 1.
-// The last row of a run holds what was left when the program ended — a
-// few samples, in its exit path — and, as a full row, its noise alone split
-// the last phase in two.
-std::vector<double> row_weights(const std::vector<uint64_t>& row_times) {
+// Each row's weight: its samples against a full row's, the median (rows of
+// H ticks, or of fixed length, are nearly all alike), at most 1. A row's
+// shares are the shares of its samples, so their noise goes with the number
+// of samples, not with the time they stand for. The last row of a run holds
+// what was left when the program ended — a few samples, in its exit path —
+// and, as a full row, its noise alone split the last phase in two. And in a
+// user-space-only profile a wait spent in system calls keeps a sample or
+// two of its 25 ticks (the kernel drops the rest): an MPI barrier's rows of
+// one polling function each, then of another, were a full row's evidence
+// each and split the wait into two phases.
+std::vector<double> row_weights(const std::vector<uint64_t>& row_samples) {
     std::vector<uint64_t> sorted;
-    for (uint64_t t : row_times)
-        if (t > 0) sorted.push_back(t);
-    if (sorted.empty()) return std::vector<double>(row_times.size(), 1.0);
+    for (uint64_t n : row_samples)
+        if (n > 0) sorted.push_back(n);
+    if (sorted.empty()) return std::vector<double>(row_samples.size(), 1.0);
     std::nth_element(sorted.begin(), sorted.begin() + sorted.size() / 2, sorted.end());
     const double full = static_cast<double>(sorted[sorted.size() / 2]);
     std::vector<double> w;
-    w.reserve(row_times.size());
-    for (uint64_t t : row_times) w.push_back(std::min(1.0, static_cast<double>(t) / full));
+    w.reserve(row_samples.size());
+    for (uint64_t n : row_samples) w.push_back(std::min(1.0, static_cast<double>(n) / full));
     return w;
 }
 
@@ -300,7 +307,18 @@ Features row_features(const Dataset& d, const std::vector<TimeRow>& rows, const 
     const size_t n_fn = std::min(order.size(), kMaxFunctionDims);
     std::vector<size_t> dim_of(d.functions.size(), n_fn);  // n_fn = "other"
     for (size_t i = 0; i < n_fn; ++i) dim_of[order[i]] = i;
-    const size_t share_dims = n_fn + (order.size() > n_fn ? 1 : 0);
+    // In a user-space-only profile the kernel drops the ticks that land in
+    // kernel mode, and the collector gives their time back to the functions
+    // around them. A row's shares are of what was sampled — a function's
+    // samples × the tick at most — and the dropped rest is a dimension of its
+    // own: a wait in system calls is 95 % dropped time whichever function
+    // its one sample a row falls in, and one phase.
+    std::vector<uint64_t> tick_of_source;
+    for (const Source& s : d.sources) tick_of_source.push_back(lost_tick_ns(s.profile.header));
+    const bool any_dropped = std::any_of(tick_of_source.begin(), tick_of_source.end(), [](uint64_t t) { return t > 0; });
+    const size_t fn_dims = n_fn + (order.size() > n_fn ? 1 : 0);
+    const size_t dropped_dim = fn_dims;  // when any_dropped
+    const size_t share_dims = fn_dims + (any_dropped ? 1 : 0);
 
     // Rates per row; a rate becomes a dimension when it is ever non-zero.
     std::vector<std::vector<std::optional<double>>> rate_rows;
@@ -324,18 +342,23 @@ Features row_features(const Dataset& d, const std::vector<TimeRow>& rows, const 
     x.rows = rows.size();
     x.dims = share_dims + rate_dims.size();
     x.values.assign(x.rows * x.dims, 0.0);
-    std::vector<uint64_t> row_times(rows.size(), 0);
+    std::vector<uint64_t> row_samples(rows.size(), 0);
     std::vector<double> last_known(rate_dims.size(), 0.0);
     for (size_t r = 0; r < rows.size(); ++r) {
         double* row = x.values.data() + r * x.dims;  // no dimension at all: no values, no element to index
-        uint64_t& row_time = row_times[r];
-        for (uint32_t i : rows[r].intervals)
+        uint64_t row_time = 0;
+        for (uint32_t i : rows[r].intervals) {
+            const uint64_t tick = tick_of_source[d.interval_source[i]];
             for (const FunctionCell& c : d.intervals[i].cells) {
+                const uint64_t sampled = tick ? std::min(c.time_ns, c.samples * tick) : c.time_ns;
                 // A function with no time overall has no dimension; without an
                 // "other" dimension its index would be one past the shares.
-                if (dim_of[c.function] < share_dims) row[dim_of[c.function]] += static_cast<double>(c.time_ns);
+                if (dim_of[c.function] < fn_dims) row[dim_of[c.function]] += static_cast<double>(sampled);
+                if (any_dropped) row[dropped_dim] += static_cast<double>(c.time_ns - sampled);
                 row_time += c.time_ns;
+                row_samples[r] += c.samples;
             }
+        }
         for (size_t k = 0; k < share_dims; ++k) row[k] = row_time ? row[k] / static_cast<double>(row_time) : 0;
         for (size_t j = 0; j < rate_dims.size(); ++j) {
             // An unknown rate keeps its last value: no information, no change.
@@ -343,7 +366,7 @@ Features row_features(const Dataset& d, const std::vector<TimeRow>& rows, const 
             row[share_dims + j] = last_known[j];
         }
     }
-    x.weights = row_weights(row_times);
+    x.weights = row_weights(row_samples);
     for (size_t j = 0; j < rate_dims.size() && x.rows > 1; ++j) {
         const size_t k = share_dims + j;
         double mssd = 0;  // mean squared successive difference: 2 × noise variance

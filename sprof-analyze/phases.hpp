@@ -3,8 +3,9 @@
 //    plus normalised rates), found by penalised optimal segmentation (PELT)
 //    with a minimum phase length; phases whose mean vectors are close get
 //    the same label (A B A B), and neighbours with one label are one phase.
-//    A row weighs as much of a full interval as it holds: the last interval
-//    of a run, cut short by the exit, is a few samples and as noisy as few.
+//    A row weighs as much of a full interval's samples as it holds: the last
+//    interval of a run, cut short by the exit, is a few samples and as noisy
+//    as few; so is a wait whose ticks the kernel dropped (user space only).
 //    One row unlike its neighbours is no phase of its own.
 //  * func:NAME: maximal runs of rows in which NAME keeps its running state
 //    (running = its share of the row's time is above a threshold).
@@ -27,8 +28,8 @@ struct Phase {
 struct Features {
     size_t rows = 0, dims = 0;
     std::vector<double> values;
-    // Per row, how many full intervals' reference time it holds (a row of
-    // the time line: at most 1; a block of rows: their sum): a row's sampled
+    // Per row, how many full intervals' samples it holds (a row of the
+    // time line: at most 1; a block of rows: their sum): a row's sampled
     // shares and rates have a noise variance of about (a full row's) / weight.
     // Empty: every row weighs 1.
     std::vector<double> weights;

@@ -17,7 +17,7 @@ if [ "${SPROF_TEST_AS_NOBODY:-0}" = 1 ]; then
     # the tests use goes to /tmp, which every user can enter (TMPDIR may not).
     # Archives (lib/*.a) are only for linking; sprof_lib needs lib/*.so.
     COPY=$(mktemp -d /tmp/sprof-nobody.XXXXXX)
-    trap 'rm -rf "$COPY"' EXIT
+    [ -n "${SPROF_TEST_KEEP:-}" ] || trap 'rm -rf "$COPY"' EXIT
     mkdir -p "$COPY/build/lib" "$COPY/build/tests" "$COPY/home"
     cp -a "$BIN" "$COPY/build/bin"
     cp -a "$BUILD"/lib/*.so* "$COPY/build/lib/"
@@ -30,7 +30,7 @@ if [ "${SPROF_TEST_AS_NOBODY:-0}" = 1 ]; then
     chown 65534:65534 "$COPY/home"  # nobody's scratch space and $HOME (perf writes ~/.debug)
     echo "running as nobody (uid 65534) on a copy in $COPY"
     set +e
-    HOME=$COPY/home TMPDIR=$COPY/home SPROF_TEST_AS_NOBODY=inside \
+    HOME=$COPY/home TMPDIR=$COPY/home SPROF_TEST_AS_NOBODY=inside SPROF_TEST_KEEP=${SPROF_TEST_KEEP:-} \
         setpriv --reuid=65534 --regid=65534 --clear-groups bash "$COPY/integration/$(basename "$0")" "$COPY/build"
     exit $?
 fi
@@ -47,7 +47,12 @@ export UNPRIVILEGED
 choose_events() { if [ "$UNPRIVILEGED" = 1 ]; then echo "$2"; else echo "$1"; fi; }
 
 SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/sprof-test.XXXXXX")
-trap 'rm -rf "$SCRATCH"' EXIT
+# SPROF_TEST_KEEP=1 keeps a test's files (to look at a failure) and says where.
+if [ -n "${SPROF_TEST_KEEP:-}" ]; then
+    trap 'echo "kept: $SCRATCH" >&2' EXIT
+else
+    trap 'rm -rf "$SCRATCH"' EXIT
+fi
 cd "$SCRATCH"
 
 fail() { echo "FAIL: $*" >&2; exit 1; }

@@ -231,3 +231,33 @@ TEST_CASE("phase CSV header is exact") {
     CHECK(header == "phase,label,start_s,end_s,intervals,dominant_function,faults_per_ms,cs_per_s");
     CHECK(out.str().find("\n2,B,2.5") != std::string::npos);  // compress starts at interval 5 = 2.5 s
 }
+
+TEST_CASE("a wait whose ticks the kernel dropped weighs its samples: one phase, whichever function polls") {
+    // A user-space-only profile of an MPI rank: 10 rows of compute (25
+    // samples of 2 ms each), then a barrier wait whose 25 ticks a row the
+    // kernel mostly dropped (sched_yield): each row keeps 1 or 2 samples,
+    // and the time of the ticks they cover; its first rows poll in one
+    // function, its last in another. Two samples a row are no evidence that
+    // the wait changed: it is one phase.
+    Profile p;
+    p.header.pid = 1;
+    p.header.sample_interval_ns = 2'000'000;
+    p.header.clock = "cpu";
+    p.header.events = {{.name = "task-clock", .time_like = true, .user_only = true}};
+    p.objects = {{0, "/bin/rank", ""}, {1, "/lib/libmpi.so", ""}};
+    p.functions = {{0, 0, 0x1000, 0x2000, "compute"}, {1, 1, 0x1000, 0x2000, "recv"}, {2, 1, 0x2000, 0x3000, "yield"}};
+    p.threads = {{1, "rank"}};
+    uint64_t t = 0;
+    auto row = [&](uint32_t function, uint64_t samples) {
+        const auto seq = static_cast<uint32_t>(p.intervals.size());
+        p.intervals.push_back({.tid = 1, .seq = seq, .start_ns = t, .end_ns = t + 50'000'000,
+                               .cells = {{function, samples, 50'000'000, {{50'000'000, 50'000'000, NAN}}}}, .lines = {}});
+        t += 50'000'000;
+    };
+    for (int i = 0; i < 10; ++i) row(0, 25);
+    for (int i = 0; i < 4; ++i) row(1, 1 + i % 2);
+    for (int i = 0; i < 4; ++i) row(2, 1 + i % 2);
+    const AutoPhases a = auto_phases_of(std::move(p));
+    CHECK(labels(a.phases) == "AB");
+    CHECK(starts(a.phases) == std::vector<size_t>{10});
+}
