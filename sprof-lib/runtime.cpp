@@ -307,6 +307,12 @@ void end_profile(EndHow how, int value) {
         if (phase >= kEnding) return;  // someone else ends it
     } while (!rt->phase.compare_exchange_weak(phase, kEnding));
     rt->active = false;
+    // The ending thread's tail (what it counted since its last tick) goes in
+    // with its last samples. Other threads still running end at their last tick.
+    if (tls_sampled) {
+        stop_thread();
+        tls_sampled = false;
+    }
     rt->end_how = static_cast<uint32_t>(how);
     rt->end_value = value;
     rt->phase.store(kEndPosted, std::memory_order_release);

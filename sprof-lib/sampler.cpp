@@ -157,6 +157,12 @@ void stop_thread() {
         t->counters->drain(sink);
     }
     ioctl(t->tick_fd, PERF_EVENT_IOC_DISABLE, 0);
+    // What was counted after the last tick: the last sample's function's.
+    if (RawSample tail; t->counters->tail(tail)) {
+        tail.pc = kTailPc;
+        tail.wall_ns = monotonic_ns();
+        push(*t, tail);
+    }
     // A tick still pending must not outlive the sampling: an exec would carry
     // it into the next image, where it is at its default action (terminate).
     sigset_t tick;

@@ -327,8 +327,15 @@ void Monitor::on_exit(pid_t tid, int wait_status) {
     if (TracedThread* t = tasks_.thread(tid)) {
         pid = t->pid;
         if (records_ticks(*t)) take_recorded(*t);  // its last ticks
-        if (TracedProcess* p = tasks_.process(pid); p && p->session)
+        if (TracedProcess* p = tasks_.process(pid); p && p->session) {
+            // What was counted after the last tick: the last sample's function's.
+            if (RawSample tail; t->counters && t->counters->tail(tail)) {
+                tail.pc = kTailPc;
+                tail.wall_ns = now;
+                p->session->add_sample(static_cast<uint32_t>(tid), tail);
+            }
             p->session->end_thread(static_cast<uint32_t>(tid), now);
+        }
         tasks_.remove_thread(tid);
     }
     if (pid != tid) return;

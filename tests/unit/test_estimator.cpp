@@ -244,6 +244,31 @@ TEST_CASE("interval builder: carry-forward carries the rate over the sample's ow
     CHECK(iv.cells[0].events[0].carry == doctest::Approx(300.0));
 }
 
+TEST_CASE("interval builder: a thread's tail goes to its last sample's function, as time without a sample") {
+    // Nominal tick 10 ns. After its last tick in f2 the thread counted 35 ns
+    // (3 ticks the kernel dropped, and a part) and 35 events before it ended.
+    IntervalBuilder b(7, 1, 10);
+    b.add(1, tick(10, 10, 1, 10));
+    b.add(2, tick(20, 10, 1, 10));
+    RawSample tail = tick(55, 35, 1, 35);
+    tail.pc = kTailPc;
+    b.add_tail(tail);
+    CHECK(b.samples() == 2);
+    CHECK(b.ticks() == 2 + 4);  // 35 ns: 4 ticks to the closing rule
+    const Interval iv = b.close(55);
+    REQUIRE(iv.cells.size() == 2);
+    CHECK(iv.cells[0].time_ns == 10);
+    CHECK(iv.cells[1].time_ns == 10 + 35);
+    CHECK(iv.cells[1].events[0].count == 10 + 35);
+    CHECK(iv.cells[1].samples == 1);
+    CHECK(iv.cells[1].entries == 1);
+    // A thread that ended before its first tick has no function to take it.
+    IntervalBuilder none(8, 1, 10);
+    none.add_tail(tail);
+    CHECK(none.empty());
+    CHECK(none.close(55).cells.empty());
+}
+
 TEST_CASE("interval builder: ticks lost in the kernel at a boundary go back to the function that loses them") {
     // Nominal tick 10 ns; every delta equals its reference time, so counts
     // and times must agree wherever the time goes.

@@ -142,6 +142,13 @@ public:
         return true;
     }
 
+    bool tail(RawSample& s) noexcept override {
+        GroupValues now;
+        if (!read_group(now) || (now.v[0] == base_.v[0] && part_.ref_ns == 0)) return false;
+        take(s, now);
+        return s.ref_ns > 0;
+    }
+
 private:
     int open(const perf_event_attr& a, const std::string& name, pid_t tid, int group) {
         int fd = perf_event_open_task(a, tid, group);

@@ -61,6 +61,13 @@ void IntervalBuilder::add(uint32_t function, const RawSample& raw, uint32_t loca
     last_location_ = location;
 }
 
+void IntervalBuilder::add_tail(const RawSample& s) {
+    if (!last_function_ || !started_) return;
+    ticks_ += ticks_in(s.ref_ns);
+    last_ns_ = std::max(last_ns_, s.wall_ns);
+    charge(*last_function_, last_location_, s, false, false);
+}
+
 uint64_t IntervalBuilder::ticks_in(uint64_t ref_ns) const {
     if (!lost_tick_ns_) return 1;
     return std::max<uint64_t>(1, std::llround(static_cast<double>(ref_ns) / static_cast<double>(lost_tick_ns_)));

@@ -93,6 +93,10 @@ void ProfileSession::add_sample(uint32_t tid, const RawSample& raw) {
             end = (s.wall_ns / T + 1) * T;
         }
     }
+    if (s.pc == kTailPc) {
+        b.add_tail(s);
+        return;
+    }
     const Code code = code_at(s.pc);
     b.add(code.ref.function, s, code.location);
     ++samples_;

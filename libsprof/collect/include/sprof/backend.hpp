@@ -49,6 +49,11 @@ public:
     // closes now), then rotates the live set. Returns false when the task's
     // counters are gone.
     virtual bool drain(SampleSink&) noexcept { return false; }
+    // At the task's end, after its last tick was taken: fills ref_ns,
+    // live_mask and delta[] for what was counted since (s.pc and s.wall_ns
+    // are the caller's). False when there is nothing to read or nothing was
+    // counted.
+    virtual bool tail(RawSample&) noexcept { return false; }
 };
 
 struct BackendError : std::runtime_error {

@@ -27,6 +27,10 @@ public:
     // the share of them that was likely its own (lost_share()).
     void add(uint32_t function, const RawSample& s, uint32_t location = kNoLocation);
     static constexpr uint32_t kNoLocation = UINT32_MAX;
+    // A thread's tail (kTailPc): its reference time and deltas go to the
+    // function (and location) of its last sample, as time without a sample.
+    // Nothing when the thread had no sample.
+    void add_tail(const RawSample& s);
     // Samples in the open interval (all its parts).
     uint64_t samples() const { return samples_; }
     // Ticks in the open interval, for the closing rule: its samples and the

@@ -8,6 +8,12 @@ namespace sprof {
 
 constexpr unsigned kMaxEvents = 32;  // events per run (N); live set masks are 32-bit
 
+// The pc of a thread's tail: no tick, but what its counters counted from its
+// last tick to its end (TaskCounters::tail), which goes to the function of
+// its last sample. In a user-space-only profile the ticks the kernel dropped
+// in a wait at a thread's end were otherwise lost with it.
+constexpr uint64_t kTailPc = ~uint64_t{0};
+
 struct RawSample {
     uint64_t pc = 0;         // program counter at the tick
     uint64_t wall_ns = 0;    // CLOCK_MONOTONIC at the tick
