@@ -262,6 +262,15 @@ TEST_CASE("interval builder: a thread's tail goes to its last sample's function,
     CHECK(iv.cells[1].events[0].count == 10 + 35);
     CHECK(iv.cells[1].samples == 1);
     CHECK(iv.cells[1].entries == 1);
+    // A tail right after an interval closed is an interval of its own: time, no sample.
+    b.add_tail(tail);
+    CHECK(!b.empty());
+    const Interval rest = b.close(90);
+    REQUIRE(rest.cells.size() == 1);
+    CHECK(rest.cells[0].function == 2);
+    CHECK(rest.cells[0].time_ns == 35);
+    CHECK(rest.cells[0].samples == 0);
+    CHECK(b.empty());
     // A thread that ended before its first tick has no function to take it.
     IntervalBuilder none(8, 1, 10);
     none.add_tail(tail);

@@ -38,7 +38,8 @@ public:
     // is N ticks of the clock also where the kernel drops most of them (a
     // wait spent in system calls).
     uint64_t ticks() const { return ticks_; }
-    bool empty() const { return samples_ == 0; }
+    // Nothing to write: no sample, and no tail (add_tail) since the last close.
+    bool empty() const { return samples_ == 0 && functions_.empty(); }
     uint64_t start_ns() const { return start_ns_; }
     // Whether samples arrived since the last part was handed out.
     bool has_new_part() const { return !functions_.empty(); }
