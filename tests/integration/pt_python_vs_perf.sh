@@ -54,7 +54,9 @@ if n1 < 300 or n2 < 300:
 bad, compared = [], 0
 for name in sorted(set(sprof) | set(perf), key=lambda f: -(sprof.get(f, 0) / n1 + perf.get(f, 0) / n2)):
     p1, p2 = sprof.get(name, 0) / n1, perf.get(name, 0) / n2
-    if max(p1, p2) < 0.03:
+    # 2 %, not 3: PyObject_Free holds about 4 % (600 samples: sd 0.8 points)
+    # and fell below 3 % in both profiles once, leaving two functions.
+    if max(p1, p2) < 0.02:
         continue
     compared += 1
     p = (p1 + p2) / 2
@@ -64,7 +66,7 @@ for name in sorted(set(sprof) | set(perf), key=lambda f: -(sprof.get(f, 0) / n1 
     if verdict != "ok":
         bad.append(" ".join(name))
 if compared < 3:
-    sys.exit(f"only {compared} functions above 3% to compare")
+    sys.exit(f"only {compared} functions above 2% to compare")
 sys.exit(", ".join(bad) or None)
 PY
 pass "sprof_pt and perf agree on python3's function time shares"

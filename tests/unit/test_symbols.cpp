@@ -286,3 +286,19 @@ TEST_CASE("symbols: a library without a local debug file never brings in debugin
     std::string line;
     while (std::getline(maps, line)) CHECK(line.find("libdebuginfod") == std::string::npos);
 }
+
+TEST_CASE("symbols: of aliases at one address, the name perf report gives") {
+    // glibc's memcpy and memmove variants share their code; perf names it
+    // __memmove_avx512_unaligned_erms (of two local, sized symbols with as
+    // many leading underscores, the longer name). Needs libc's separate
+    // debug file (libc6-dbg), where the variants have symbols.
+    const ObjectSymbols libc = ObjectSymbols::load("/lib/x86_64-linux-gnu/libc.so.6");
+    std::set<std::string> names;
+    for (const auto& f : libc.functions()) names.insert(f.name);
+    if (!names.count("_int_malloc")) return;  // no debug file: exported symbols only
+    CHECK(names.count("__memmove_avx512_unaligned_erms") == 1);
+    CHECK(names.count("__memcpy_avx512_unaligned_erms") == 0);
+    // A global name wins over a local alias of it.
+    CHECK(names.count("malloc") == 1);
+    CHECK(names.count("__libc_malloc") == 0);
+}

@@ -33,7 +33,7 @@ struct ElfCloser {
 // A function symbol before aliases are merged and ranges are fixed.
 struct Candidate {
     uint64_t start, size, section_end;
-    int rank;  // 0 global, 1 weak, 2 local: lower is the better name
+    int rank;  // binding: 0 global, 1 weak, 2 local
     std::string_view name;
 };
 
@@ -45,8 +45,18 @@ int binding_rank(unsigned char info) {
     }
 }
 
+// Of aliases (symbols at one address), the one perf report names, so that
+// both tools name a sample alike (perf's choose_best_symbol): a symbol with
+// a size, then one not weak, then a global one, then fewer leading
+// underscores, then the longer name; then the first by name, for a stable
+// choice. glibc's memcpy and memmove variants share their code: perf says
+// __memmove_avx512_unaligned_erms, and so does sprof now.
 bool better_name(const Candidate& a, const Candidate& b) {
-    return std::tuple(a.rank, a.name.size(), a.name) < std::tuple(b.rank, b.name.size(), b.name);
+    auto key = [](const Candidate& c) {
+        const size_t underscores = std::min(c.name.find_first_not_of('_'), c.name.size());
+        return std::tuple(c.size == 0, c.rank == 1, c.rank != 0, underscores, -static_cast<ptrdiff_t>(c.name.size()), c.name);
+    };
+    return key(a) < key(b);
 }
 
 // The end address of every section of `elf`, by section index.
