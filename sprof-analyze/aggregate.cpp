@@ -35,9 +35,13 @@ void Counts::add(const LineCell& c, uint32_t of_function) {
     function = whose(function, of_function);
 }
 
+uint64_t lost_tick_ns(const Dataset& d, uint32_t interval) {
+    return sprof::lost_tick_ns(d.sources[d.interval_source[interval]].profile.header);
+}
+
 void Counts::add(const Dataset& d, uint32_t i, const FunctionCell& c) {
     add(c);
-    lost_tick_ns = std::max(lost_tick_ns, sprof::lost_tick_ns(d.sources[d.interval_source[i]].profile.header));
+    lost_tick_ns = std::max(lost_tick_ns, analyze::lost_tick_ns(d, i));
 }
 
 void Counts::add(const Counts& c) {

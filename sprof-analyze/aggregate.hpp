@@ -14,6 +14,10 @@ namespace sprof::analyze {
 // Nanoseconds as seconds (divided, so 600 ms prints as 0.6, not 0.6000000000000001).
 inline double seconds(uint64_t ns) { return static_cast<double>(ns) / 1e9; }
 
+// The nominal tick of the profile interval `interval` comes from when the
+// kernel dropped its ticks in kernel mode (sprof::lost_tick_ns), else 0.
+uint64_t lost_tick_ns(const Dataset& d, uint32_t interval);
+
 // Sums of samples, reference time, entries and per-event cells, of one
 // function or of several (see EstimateBasis).
 struct Counts {

@@ -313,9 +313,8 @@ Features row_features(const Dataset& d, const std::vector<TimeRow>& rows, const 
     // samples × the tick at most — and the dropped rest is a dimension of its
     // own: a wait in system calls is 95 % dropped time whichever function
     // its one sample a row falls in, and one phase.
-    std::vector<uint64_t> tick_of_source;
-    for (const Source& s : d.sources) tick_of_source.push_back(lost_tick_ns(s.profile.header));
-    const bool any_dropped = std::any_of(tick_of_source.begin(), tick_of_source.end(), [](uint64_t t) { return t > 0; });
+    const bool any_dropped =
+        std::any_of(d.sources.begin(), d.sources.end(), [](const Source& s) { return sprof::lost_tick_ns(s.profile.header) > 0; });
     const size_t fn_dims = n_fn + (order.size() > n_fn ? 1 : 0);
     const size_t dropped_dim = fn_dims;  // when any_dropped
     const size_t share_dims = fn_dims + (any_dropped ? 1 : 0);
@@ -348,7 +347,7 @@ Features row_features(const Dataset& d, const std::vector<TimeRow>& rows, const 
         double* row = x.values.data() + r * x.dims;  // no dimension at all: no values, no element to index
         uint64_t row_time = 0;
         for (uint32_t i : rows[r].intervals) {
-            const uint64_t tick = tick_of_source[d.interval_source[i]];
+            const uint64_t tick = lost_tick_ns(d, i);
             for (const FunctionCell& c : d.intervals[i].cells) {
                 const uint64_t sampled = tick ? std::min(c.time_ns, c.samples * tick) : c.time_ns;
                 // A function with no time overall has no dimension; without an

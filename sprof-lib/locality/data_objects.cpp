@@ -92,7 +92,7 @@ uint32_t DataObjects::name(uint64_t address) {
     if (const auto v = session_.address_space().resolve_data(address); v.object) {
         DataObject o;
         o.kind = DataKind::static_data;
-        o.object = session_.object_id(v.object->path(), v.object->build_id());
+        o.object = session_.object_id(*v.object);
         o.name = v.symbol->name;
         o.size = v.symbol->end - v.symbol->start;
         return object_of("static " + v.object->path() + " " + std::to_string(v.symbol->start), o);

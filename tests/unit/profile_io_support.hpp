@@ -39,7 +39,7 @@ inline Profile sample_profile() {
     p.header.rotation = "shuffled";
     p.header.rotation_seed = 0xfedcba9876543210ull;
     p.header.events = {{"task-clock", true}, {"page-faults", false}};
-    p.objects = {{0, "/usr/bin/app"}, {1, "[vdso]"}};
+    p.objects = {{0, "/usr/bin/app", "0123456789abcdef0123456789abcdef01234567"}, {1, "[vdso]", ""}};
     p.functions = {{0, 0, 0x1000, 0x1080, "_Z4workv"},
                    {1, 1, 0x700, 0x740, "__vdso_clock_gettime"},
                    {2, kNoObject, 0, 0, "[unknown]"}};
@@ -137,6 +137,7 @@ inline void check_equal(const Profile& got, const Profile& want) {
     for (size_t i = 0; i < want.objects.size(); ++i) {
         CHECK(got.objects[i].id == want.objects[i].id);
         CHECK(got.objects[i].path == want.objects[i].path);
+        CHECK(got.objects[i].build_id == want.objects[i].build_id);  // since 1.7
     }
     REQUIRE(got.functions.size() == want.functions.size());
     for (size_t i = 0; i < want.functions.size(); ++i) {

@@ -29,7 +29,7 @@ constexpr uint32_t kWalk = 0, kScan = 1;  // function ids
 Profile views_profile(const char* mode = "sampled") {
     Profile p;
     p.header.program = "/usr/bin/app";
-    p.objects = {{0, "/usr/bin/app"}};
+    p.objects = {{0, "/usr/bin/app", ""}};
     p.functions = {{0, 0, 0x1000, 0x1100, "walk"}, {1, 0, 0x1100, 0x1200, "scan"}};
     p.locality.run = {true, mode, kLine, 1000, 100'000'000, 1};
     return p;

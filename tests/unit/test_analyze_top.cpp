@@ -116,7 +116,7 @@ TEST_CASE("an exec'd image continues the time line after the rows of the image b
     for (uint32_t s = 0; s < 3; ++s) t.update(first.p, first.add(interval(1, s, 0, 5)), s);
     CHECK(numbers(t.take_complete(3)) == std::vector<uint64_t>{0, 1});
     second.p.functions = {{0, 0, 0x2000, 0x2100, "_Z4workv"}, {1, kNoObject, 0, 0, "other"}};
-    second.p.objects = {{0, "/usr/bin/app"}};
+    second.p.objects = {{0, "/usr/bin/app", ""}};
     t.begin_image("a.exec1.sprof", second.p.header);  // image 0 ended with its exec
     CHECK(numbers(t.take_complete(4)) == std::vector<uint64_t>{2});
     t.update(second.p, second.add(interval(1, 0, 1, 5)), 5);

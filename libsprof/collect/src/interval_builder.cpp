@@ -62,7 +62,7 @@ void IntervalBuilder::add(uint32_t function, const RawSample& raw, uint32_t loca
 }
 
 void IntervalBuilder::add_tail(const RawSample& s) {
-    if (!last_function_ || !started_) return;
+    if (!last_function_) return;
     ticks_ += ticks_in(s.ref_ns);
     last_ns_ = std::max(last_ns_, s.wall_ns);
     charge(*last_function_, last_location_, s, false, false);

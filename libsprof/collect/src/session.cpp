@@ -23,10 +23,10 @@ void ProfileSession::add_thread(uint32_t tid, const std::string& name) {
         writer_.add_thread(ProfileThread{tid, name});
 }
 
-uint32_t ProfileSession::object_id(const std::string& path, const std::string& build_id) {
+uint32_t ProfileSession::object_id(const ObjectSymbols& table) {
     // By file, not path: an exec'd image may bring another file of the same path.
-    auto [it, fresh] = objects_.try_emplace({path, build_id}, static_cast<uint32_t>(objects_.size()));
-    if (fresh) writer_.add_object(ProfileObject{it->second, path, build_id});
+    auto [it, fresh] = objects_.try_emplace({table.path(), table.build_id()}, static_cast<uint32_t>(objects_.size()));
+    if (fresh) writer_.add_object(ProfileObject{it->second, table.path(), table.build_id()});
     return it->second;
 }
 
@@ -35,8 +35,7 @@ uint32_t ProfileSession::function_id(const Resolved& r) {
         auto it = by_range_.find(r.function);
         if (it != by_range_.end()) return it->second;
         uint32_t id = next_function_++;
-        writer_.add_function(ProfileFunction{id, object_id(*r.object, r.table ? r.table->build_id() : std::string()), r.function->start, r.function->end,
-                                             r.function->name});
+        writer_.add_function(ProfileFunction{id, object_id(*r.table), r.function->start, r.function->end, r.function->name});
         by_range_.emplace(r.function, id);
         return id;
     }
@@ -44,7 +43,7 @@ uint32_t ProfileSession::function_id(const Resolved& r) {
         auto it = unknown_in_object_.find(*r.object);
         if (it != unknown_in_object_.end()) return it->second;
         uint32_t id = next_function_++;
-        writer_.add_function(ProfileFunction{id, object_id(*r.object, r.table ? r.table->build_id() : std::string()), 0, 0, "[unknown]"});
+        writer_.add_function(ProfileFunction{id, object_id(*r.table), 0, 0, "[unknown]"});
         unknown_in_object_.emplace(*r.object, id);
         return id;
     }

@@ -70,14 +70,14 @@ ObjectLines* ProfileLineReader::lines_of(const ProfileObject& object, std::strin
     }
     // Only a regular file by an absolute path: a profile names paths, and a
     // hostile one must not make the analyzer open a FIFO or a device.
-    struct stat st;
     if (object.path.empty() || object.path.front() != '/') {
         unreadable_.emplace(key, "");  // [vdso], [anon]…: no file to read, nothing to tell
         return nullptr;
     }
-    if (stat(object.path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
-        why = object.path + (stat(object.path.c_str(), &st) != 0 ? " is gone since the run" : " is not a regular file") +
-              ": its source lines are unknown";
+    struct stat st;
+    const bool exists = stat(object.path.c_str(), &st) == 0;
+    if (!exists || !S_ISREG(st.st_mode)) {
+        why = object.path + (exists ? " is not a regular file" : " is gone since the run") + ": its source lines are unknown";
         unreadable_.emplace(key, why);
         return nullptr;
     }

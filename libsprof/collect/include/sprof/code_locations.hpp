@@ -2,7 +2,7 @@
 // session names (a sample's PC, a locality record's CodeRef) gets a row and
 // a location of its own, in the order first seen. The collector leaves the
 // location's file and line unknown: the analyzer reads them from the
-// object's debug info (resolve_source_lines), as perf report does, so a
+// object's debug info (ProfileLineReader), as perf report does, so a
 // profiled run never pays for opening debug info (tens of milliseconds for
 // libc's compressed separate debug file). New rows wait in a batch until
 // written.

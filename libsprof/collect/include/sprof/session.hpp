@@ -1,8 +1,9 @@
 // One process's profile being recorded: raw samples in, profile records out.
 // Resolves PCs to functions (the one symbol resolver), names each address
-// (CodeLocations; the analyzer finds its source line), builds histogram intervals (the one interval builder)
-// per thread and appends them to the file as they close. Used by the in-process runtime (from its writer thread)
-// and by the ptrace monitor; never from a signal handler.
+// (CodeLocations; the analyzer finds its source line), builds histogram
+// intervals (the one interval builder) per thread and appends them to the
+// file as they close. Used by the in-process runtime (from its writer
+// thread) and by the ptrace monitor; never from a signal handler.
 #pragma once
 #include <sys/types.h>
 
@@ -55,7 +56,7 @@ public:
     CodeRef code_ref(uint64_t pc);
     // An object as the profile names it: a file by path and build-id (its
     // OBJECT record written on first use).
-    uint32_t object_id(const std::string& path, const std::string& build_id);
+    uint32_t object_id(const ObjectSymbols& table);
     ProfileWriter& writer();
 
     AddressSpace& address_space() { return space_; }

@@ -14,7 +14,6 @@
 
 namespace sprof {
 
-
 // A function (or, in ObjectSymbols::data(), a static variable).
 struct FunctionRange {
     uint64_t start = 0, end = 0;  // link-time addresses [start, end)

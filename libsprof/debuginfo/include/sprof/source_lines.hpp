@@ -10,8 +10,7 @@
 #include <string>
 #include <vector>
 
-struct Dwfl;
-struct Dwfl_Module;
+#include "sprof/dwfl_file.hpp"
 
 namespace sprof {
 
@@ -49,8 +48,7 @@ public:
     const std::string& build_id() const { return build_id_; }
 
 private:
-    Dwfl* dwfl_ = nullptr;
-    Dwfl_Module* module_ = nullptr;  // null: unreadable, or no DWARF found
+    DwflFile file_;  // file_.module null: unreadable, or no DWARF found
     bool dwarf_tried_ = false;
     uint64_t bias_ = 0;  // libdwfl's address of link-time address 0
     std::string build_id_;

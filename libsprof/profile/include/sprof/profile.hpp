@@ -338,7 +338,7 @@ struct SourceLines {
     std::vector<CodeLocation> locations;  // index == id
     std::vector<CodeAddress> addresses;
     // False in a profile of 1.7 or later as read: every address has a
-    // location of its own, file and line unknown, until resolve_source_lines
+    // location of its own, file and line unknown, until ProfileLineReader
     // (libsprof/debuginfo) reads them from the objects' debug info.
     bool resolved = true;
     bool empty() const { return strings.empty() && locations.empty() && addresses.empty(); }
