@@ -12,7 +12,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export HOME=$work  # pprof may keep state under $HOME/pprof
 
-for fixture in small phases; do
+for fixture in small unmapped phases; do  # unmapped: a location in no mapping
   "$build/tests/sprof_synth" $fixture "$work/$fixture.sprof"
   "$sprof" --export pprof "$work/$fixture.pb.gz" "$work/$fixture.sprof"
   [[ $(head -c 2 "$work/$fixture.pb.gz" | od -An -tx1 | tr -d ' ') == 1f8b ]] || { echo "FAIL: $fixture: not gzip"; exit 1; }

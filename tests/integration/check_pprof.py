@@ -22,7 +22,9 @@ import shutil
 import subprocess
 import sys
 
-LOCATION = re.compile(r"^\s*(\d+): 0x[0-9a-f]+ M=\d+ (.*) (\S*):(-?\d+) s=\d+(?:\(.*\))?$")
+# A location in no mapping (a PC in no mapped object: the [unknown] bucket
+# without an object) has no M=.
+LOCATION = re.compile(r"^\s*(\d+): 0x[0-9a-f]+ (?:M=\d+ )?(.*) (\S*):(-?\d+) s=\d+(?:\(.*\))?$")
 # A location's further lines (pprof -raw indents them by 13 spaces).
 MORE_LINES = re.compile(r"^ {13}(\S.*) (\S*):(-?\d+) s=\d+(?:\(.*\))?$")
 
