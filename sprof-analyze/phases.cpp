@@ -97,12 +97,11 @@ std::vector<double> row_weights(const std::vector<uint64_t>& row_samples) {
 
 }  // namespace
 
-std::vector<size_t> segment(const Features& x, size_t min_length, double penalty) {
+std::vector<size_t> segment(const Features& x, double penalty) {
     const size_t n = x.rows, dims = x.dims;
-    min_length = std::max<size_t>(min_length, 1);
     // No dimension: every cost is 0 and no boundary pays its penalty (and
     // PELT would prune nothing: rows² steps).
-    if (n < 2 * min_length || dims == 0) return {};
+    if (n < 2 || dims == 0) return {};
     // Prefix sums: the cost of rows [a, b) with weights w is
     // Σw|x|² − |Σwx|²/Σw, the weighted sum of squares around their weighted mean.
     std::vector<double> sum((n + 1) * dims, 0.0), sumsq(n + 1, 0.0), weight(n + 1, 0.0);
@@ -133,9 +132,8 @@ std::vector<size_t> segment(const Features& x, size_t min_length, double penalty
     best[0] = -penalty;
     std::vector<size_t> candidates;
     std::vector<double> value;
-    for (size_t s = min_length; s <= n; ++s) {
-        size_t t_new = s - min_length;
-        if (best[t_new] < inf) candidates.push_back(t_new);
+    for (size_t s = 1; s <= n; ++s) {
+        candidates.push_back(s - 1);
         value.resize(candidates.size());
         double f = inf;
         for (size_t i = 0; i < candidates.size(); ++i) {
@@ -171,8 +169,8 @@ constexpr size_t kMaxSegmentRows = 4096;
 // their blocks (the same for every segmentation) plus that of the blocks'
 // weighted means, each weighing its rows' total weight: the block means are
 // segmented with the same penalty.
-std::vector<size_t> bounded_segment(const Features& x, size_t min_length, double penalty) {
-    if (x.rows <= kMaxSegmentRows) return segment(x, min_length, penalty);
+std::vector<size_t> bounded_segment(const Features& x, double penalty) {
+    if (x.rows <= kMaxSegmentRows) return segment(x, penalty);
     const size_t block = (x.rows + kMaxSegmentRows - 1) / kMaxSegmentRows;
     Features means;
     means.rows = (x.rows + block - 1) / block;
@@ -184,7 +182,7 @@ std::vector<size_t> bounded_segment(const Features& x, size_t min_length, double
         means.values.insert(means.values.end(), m.begin(), m.end());
         means.weights.push_back(weight_of(x, first, last));
     }
-    std::vector<size_t> bounds = segment(means, (min_length + block - 1) / block, penalty);
+    std::vector<size_t> bounds = segment(means, penalty);
     for (size_t& b : bounds) b *= block;
     return bounds;
 }
@@ -199,13 +197,38 @@ std::string phase_label(size_t k) {
 
 namespace {
 
-// Rows fewer than a phase are no phase. A segment no longer than the minimum
-// phase length can owe its boundary to a row or two unlike their neighbours
-// — the program's start-up in the first interval, its exit in the last, a
-// row half in each of two phases at their boundary — and then differs from
-// the phase next to it by those rows alone. So segments are compared
-// without up to min_length − 1 of their rows: those least like the kind they
-// are compared with.
+// Rows fewer than a phase are no phase: a segment shorter than the minimum
+// phase length joins the neighbour it is more like, the shortest first.
+// Segments of any length are found first and joined after: a minimum length
+// inside the segmentation moved a boundary next to a short segment — a
+// run's last fill row, 22 % of its time in the kernel's page faults (on a
+// busy machine), then a 45 ms barrier wait and the exit, less than a row
+// together, had to be a segment of three rows: the odd row went with the
+// wait and ended fill's phase an interval early.
+std::vector<size_t> merge_short_segments(const Features& x, std::vector<size_t> starts, size_t min_length) {
+    const auto rows_of = [&](size_t i) { return starts[i + 1] - starts[i]; };  // segment i
+    while (starts.size() > 2) {
+        size_t shortest = starts.size();
+        for (size_t i = 0; i + 1 < starts.size(); ++i)
+            if (rows_of(i) < min_length && (shortest == starts.size() || rows_of(i) < rows_of(shortest))) shortest = i;
+        if (shortest == starts.size()) break;
+        const size_t i = shortest;
+        const auto distance_to = [&](size_t neighbour) {
+            if (weight_of(x, starts[neighbour], starts[neighbour + 1]) <= 0) return std::numeric_limits<double>::infinity();
+            return squared_distance(mean_of(x, starts[i], starts[i + 1]), mean_of(x, starts[neighbour], starts[neighbour + 1]));
+        };
+        const bool left = i > 0 && (i + 2 == starts.size() || distance_to(i - 1) <= distance_to(i + 1));
+        starts.erase(starts.begin() + static_cast<std::ptrdiff_t>(left ? i : i + 1));
+    }
+    return starts;
+}
+
+// A segment as long as the minimum phase length, or a little longer, can
+// still differ from the phase next to it by a row or two unlike their
+// neighbours — the program's start-up in the first interval, its exit in
+// the last, a row half in each of two phases at their boundary. So segments
+// are compared without up to min_length − 1 of their rows: those least like
+// the kind they are compared with.
 
 // A kind of phase: the weighted mean of the rows that establish it, and
 // their weight.
@@ -267,8 +290,9 @@ std::vector<Phase> auto_phases(const Features& x, size_t min_length) {
     const double penalty = std::max(
         floor_penalty, kPenaltyPerNoise * noise_variance(x) * std::log(static_cast<double>(x.rows)));
     std::vector<size_t> starts{0};
-    for (size_t b : bounded_segment(x, min_length, penalty)) starts.push_back(b);
+    for (size_t b : bounded_segment(x, penalty)) starts.push_back(b);
     starts.push_back(x.rows);
+    starts = merge_short_segments(x, std::move(starts), min_length);
 
     // A segment gets the label of an earlier kind of phase when a boundary
     // between the two would not pay for itself (their difference is within

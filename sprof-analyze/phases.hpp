@@ -1,8 +1,9 @@
 // Program phases over the time-line rows.
 //  * automatic: change points of the per-row vectors (function time shares
-//    plus normalised rates), found by penalised optimal segmentation (PELT)
-//    with a minimum phase length; phases whose mean vectors are close get
-//    the same label (A B A B), and neighbours with one label are one phase.
+//    plus normalised rates), found by penalised optimal segmentation (PELT);
+//    a segment shorter than the minimum phase length joins a neighbour;
+//    phases whose mean vectors are close get the same label (A B A B), and
+//    neighbours with one label are one phase.
 //    A row weighs as much of a full interval's samples as it holds: the last
 //    interval of a run, cut short by the exit, is a few samples and as noisy
 //    as few; so is a wait whose ticks the kernel dropped (user space only).
@@ -39,8 +40,8 @@ struct Features {
 
 // Segment boundaries (row indices where a new segment starts, excluding 0)
 // minimising the within-segment weighted sum of squares + `penalty` per
-// segment, every segment at least `min_length` rows long.
-std::vector<size_t> segment(const Features& x, size_t min_length, double penalty);
+// segment.
+std::vector<size_t> segment(const Features& x, double penalty);
 
 // Automatic phases of a feature matrix (the parameters derived from its noise).
 std::vector<Phase> auto_phases(const Features& x, size_t min_length);
