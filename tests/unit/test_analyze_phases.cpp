@@ -314,3 +314,26 @@ TEST_CASE("a run's odd last row and its short ending are no phase of their own")
     CHECK(starts(phases) == std::vector<size_t>{18});
     CHECK(phases.back().last == 38);
 }
+
+TEST_CASE("short segments join the neighbour they cost least, not the nearest short one") {
+    // A third rank of that job (sprof_lib as nobody): 24 rows of compute,
+    // then fill: its first row half compute, the next two with 12 and 28 %
+    // of their time dropped in the kernel, then 22 rows with 0–4 %. The
+    // segments of 1 row and of 2: the one row, joined to the two, made a
+    // phase of three rows, and fill two phases.
+    std::vector<std::vector<double>> rows;  // fill, compute, dropped, fault rate
+    std::vector<double> weights;
+    for (int i = 0; i < 24; ++i) rows.push_back({0, 1, 0, 0}), weights.push_back(1);
+    rows.push_back({0.52, 0.44, 0.04, 0.306}), weights.push_back(0.96);
+    rows.push_back({0.88, 0, 0.12, 0.420}), weights.push_back(0.88);
+    rows.push_back({0.719, 0, 0.281, 0.444}), weights.push_back(0.92);
+    for (int i = 0; i < 22; ++i) {
+        const double dropped = i % 3 == 2 ? 0.04 : 0;
+        rows.push_back({1 - dropped, 0, dropped, i % 2 ? 0.420 : 0.432}), weights.push_back(1 - dropped);
+    }
+    Features x = features_of(rows);
+    x.weights = weights;
+    const auto phases = auto_phases(x, 3);
+    CHECK(labels(phases) == "AB");
+    CHECK(starts(phases) == std::vector<size_t>{24});
+}
