@@ -343,7 +343,12 @@ Features row_features(const Dataset& d, const std::vector<TimeRow>& rows, const 
     // around them. A row's shares are of what was sampled — a function's
     // samples × the tick at most — and the dropped rest is a dimension of its
     // own: a wait in system calls is 95 % dropped time whichever function
-    // its one sample a row falls in, and one phase.
+    // its one sample a row falls in, and one phase. The dropped share is a
+    // rate of the row — kernel seconds per second — and weighs as rates do:
+    // it moves with the machine's load as well as with the program (a
+    // rank's compute spent 8–16 % of its time in the kernel while five
+    // tasks shared two CPUs, 0–8 % after; as a function's share, the two
+    // were phases of their own).
     const bool any_dropped =
         std::any_of(d.sources.begin(), d.sources.end(), [](const Source& s) { return sprof::lost_tick_ns(s.profile.header) > 0; });
     const size_t fn_dims = n_fn + (order.size() > n_fn ? 1 : 0);
@@ -390,6 +395,7 @@ Features row_features(const Dataset& d, const std::vector<TimeRow>& rows, const 
             }
         }
         for (size_t k = 0; k < share_dims; ++k) row[k] = row_time ? row[k] / static_cast<double>(row_time) : 0;
+        if (any_dropped) row[dropped_dim] *= kRateWeight;
         for (size_t j = 0; j < rate_dims.size(); ++j) {
             // An unknown rate keeps its last value: no information, no change.
             if (const auto& v = rate_rows[r][rate_dims[j]]) last_known[j] = std::clamp(*v / scale[j], -2.0, 2.0);

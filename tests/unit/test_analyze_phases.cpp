@@ -337,3 +337,35 @@ TEST_CASE("short segments join the neighbour they cost least, not the nearest sh
     CHECK(labels(phases) == "AB");
     CHECK(starts(phases) == std::vector<size_t>{24});
 }
+
+TEST_CASE("a phase's kernel time that moves with the machine's load is one phase") {
+    // The rank that computes longest (sprof_pt as nobody, 2 ms ticks, 25 a
+    // row): its start-up row, then compute, which spent 1–4 of a row's 25
+    // ticks in the kernel in its first 7 rows, while five tasks shared two
+    // CPUs, and 0–2 in the 16 after; then 25 rows of fill. As a function's
+    // share, the kernel's time made compute two phases.
+    Profile p;
+    p.header.pid = 1;
+    p.header.sample_interval_ns = 2'000'000;
+    p.header.clock = "cpu";
+    p.header.events = {{.name = "task-clock", .time_like = true, .user_only = true}};
+    p.objects = {{0, "/bin/rank", ""}};
+    p.functions = {{0, 0, 0x1000, 0x2000, "compute"}, {1, 0, 0x2000, 0x3000, "fill"}, {2, 0, 0x3000, 0x4000, "_start"}};
+    p.threads = {{1, "rank"}};
+    uint64_t t = 0;
+    auto row = [&](uint32_t function, uint64_t dropped_ticks) {
+        const auto seq = static_cast<uint32_t>(p.intervals.size());
+        p.intervals.push_back({.tid = 1, .seq = seq, .start_ns = t, .end_ns = t + 50'000'000,
+                               .cells = {{function, 25 - dropped_ticks, 50'000'000, {{50'000'000, 50'000'000, NAN}}}},
+                               .lines = {}});
+        t += 50'000'000;
+    };
+    row(0, 7);
+    p.intervals.back().cells.front() = {0, 13, 40'000'000, {{40'000'000, 40'000'000, NAN}}};
+    p.intervals.back().cells.push_back({2, 5, 10'000'000, {{10'000'000, 10'000'000, NAN}}});  // start-up
+    for (uint64_t dropped : {2, 1, 4, 4, 4, 1, 1, 0, 0, 2, 0, 0, 1, 0, 0, 0, 1, 0, 0, 2, 0, 0}) row(0, dropped);
+    for (int i = 0; i < 25; ++i) row(1, i % 4 == 1 ? 1 : 0);
+    const AutoPhases a = auto_phases_of(std::move(p));
+    CHECK(labels(a.phases) == "AB");
+    CHECK(starts(a.phases) == std::vector<size_t>{23});
+}
