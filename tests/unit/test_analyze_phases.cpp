@@ -38,6 +38,32 @@ AutoPhases auto_phases_of(Profile p) {
     return {rows.size(), find_phases(d, rows, rates, PhaseParams{})};
 }
 
+// A user-space-only profile of one MPI rank (task-clock ticks of 2 ms, the
+// kernel's dropped): its rows of 50 ms of CPU time, 25 ticks each.
+struct UserOnlyRank {
+    Profile p;
+    explicit UserOnlyRank(const std::vector<std::string>& functions) {
+        p.header.pid = 1;
+        p.header.sample_interval_ns = 2'000'000;
+        p.header.clock = "cpu";
+        p.header.events = {{.name = "task-clock", .time_like = true, .user_only = true}};
+        p.objects = {{0, "/bin/rank", ""}};
+        for (uint32_t f = 0; f < functions.size(); ++f) p.functions.push_back({f, 0, 0x1000u * (f + 1), 0x1000u * (f + 2), functions[f]});
+        p.threads = {{1, "rank"}};
+    }
+    static FunctionCell cell(uint32_t function, uint64_t samples, uint64_t ns) {
+        return {function, samples, ns, {{ns, ns, NAN}}};
+    }
+    // A row of cells that hold 50 ms together.
+    void row(std::vector<FunctionCell> cells) {
+        const auto seq = static_cast<uint32_t>(p.intervals.size());
+        const uint64_t t = seq * 50'000'000ull;
+        p.intervals.push_back({.tid = 1, .seq = seq, .start_ns = t, .end_ns = t + 50'000'000, .cells = std::move(cells), .lines = {}});
+    }
+    // A row of one function, `samples` of its 25 ticks kept.
+    void row(uint32_t function, uint64_t samples) { row({cell(function, samples, 50'000'000)}); }
+};
+
 Features features_of(const std::vector<std::vector<double>>& rows) {
     Features x;
     x.rows = rows.size();
@@ -236,25 +262,11 @@ TEST_CASE("a wait whose ticks the kernel dropped weighs its samples: one phase, 
     // and the time of the ticks they cover; its first rows poll in one
     // function, its last in another. Two samples a row are no evidence that
     // the wait changed: it is one phase.
-    Profile p;
-    p.header.pid = 1;
-    p.header.sample_interval_ns = 2'000'000;
-    p.header.clock = "cpu";
-    p.header.events = {{.name = "task-clock", .time_like = true, .user_only = true}};
-    p.objects = {{0, "/bin/rank", ""}, {1, "/lib/libmpi.so", ""}};
-    p.functions = {{0, 0, 0x1000, 0x2000, "compute"}, {1, 1, 0x1000, 0x2000, "recv"}, {2, 1, 0x2000, 0x3000, "yield"}};
-    p.threads = {{1, "rank"}};
-    uint64_t t = 0;
-    auto row = [&](uint32_t function, uint64_t samples) {
-        const auto seq = static_cast<uint32_t>(p.intervals.size());
-        p.intervals.push_back({.tid = 1, .seq = seq, .start_ns = t, .end_ns = t + 50'000'000,
-                               .cells = {{function, samples, 50'000'000, {{50'000'000, 50'000'000, NAN}}}}, .lines = {}});
-        t += 50'000'000;
-    };
-    for (int i = 0; i < 10; ++i) row(0, 25);
-    for (int i = 0; i < 4; ++i) row(1, 1 + i % 2);
-    for (int i = 0; i < 4; ++i) row(2, 1 + i % 2);
-    const AutoPhases a = auto_phases_of(std::move(p));
+    UserOnlyRank rank({"compute", "recv", "yield"});
+    for (int i = 0; i < 10; ++i) rank.row(0, 25);
+    for (int i = 0; i < 4; ++i) rank.row(1, 1 + i % 2);
+    for (int i = 0; i < 4; ++i) rank.row(2, 1 + i % 2);
+    const AutoPhases a = auto_phases_of(std::move(rank.p));
     CHECK(labels(a.phases) == "AB");
     CHECK(starts(a.phases) == std::vector<size_t>{10});
 }
@@ -344,28 +356,11 @@ TEST_CASE("a phase's kernel time that moves with the machine's load is one phase
     // ticks in the kernel in its first 7 rows, while five tasks shared two
     // CPUs, and 0–2 in the 16 after; then 25 rows of fill. As a function's
     // share, the kernel's time made compute two phases.
-    Profile p;
-    p.header.pid = 1;
-    p.header.sample_interval_ns = 2'000'000;
-    p.header.clock = "cpu";
-    p.header.events = {{.name = "task-clock", .time_like = true, .user_only = true}};
-    p.objects = {{0, "/bin/rank", ""}};
-    p.functions = {{0, 0, 0x1000, 0x2000, "compute"}, {1, 0, 0x2000, 0x3000, "fill"}, {2, 0, 0x3000, 0x4000, "_start"}};
-    p.threads = {{1, "rank"}};
-    uint64_t t = 0;
-    auto row = [&](uint32_t function, uint64_t dropped_ticks) {
-        const auto seq = static_cast<uint32_t>(p.intervals.size());
-        p.intervals.push_back({.tid = 1, .seq = seq, .start_ns = t, .end_ns = t + 50'000'000,
-                               .cells = {{function, 25 - dropped_ticks, 50'000'000, {{50'000'000, 50'000'000, NAN}}}},
-                               .lines = {}});
-        t += 50'000'000;
-    };
-    row(0, 7);
-    p.intervals.back().cells.front() = {0, 13, 40'000'000, {{40'000'000, 40'000'000, NAN}}};
-    p.intervals.back().cells.push_back({2, 5, 10'000'000, {{10'000'000, 10'000'000, NAN}}});  // start-up
-    for (uint64_t dropped : {2, 1, 4, 4, 4, 1, 1, 0, 0, 2, 0, 0, 1, 0, 0, 0, 1, 0, 0, 2, 0, 0}) row(0, dropped);
-    for (int i = 0; i < 25; ++i) row(1, i % 4 == 1 ? 1 : 0);
-    const AutoPhases a = auto_phases_of(std::move(p));
+    UserOnlyRank rank({"compute", "fill", "_start"});
+    rank.row({UserOnlyRank::cell(0, 13, 40'000'000), UserOnlyRank::cell(2, 5, 10'000'000)});  // 7 ticks dropped
+    for (uint64_t dropped : {2, 1, 4, 4, 4, 1, 1, 0, 0, 2, 0, 0, 1, 0, 0, 0, 1, 0, 0, 2, 0, 0}) rank.row(0, 25 - dropped);
+    for (int i = 0; i < 25; ++i) rank.row(1, i % 4 == 1 ? 24 : 25);
+    const AutoPhases a = auto_phases_of(std::move(rank.p));
     CHECK(labels(a.phases) == "AB");
     CHECK(starts(a.phases) == std::vector<size_t>{23});
 }
