@@ -221,8 +221,10 @@ std::vector<size_t> merge_short_segments(const Features& x, std::vector<size_t> 
         size_t removed = 0;  // the boundary between the two joined
         for (size_t i = 0; i + 1 < starts.size(); ++i) {
             if (starts[i + 1] - starts[i] >= min_length) continue;
-            if (i > 0 && added_deviation(i, i - 1) < cheapest) cheapest = added_deviation(i, i - 1), removed = i;
-            if (i + 2 < starts.size() && added_deviation(i, i + 1) < cheapest) cheapest = added_deviation(i, i + 1), removed = i + 1;
+            if (i > 0)
+                if (const double d = added_deviation(i, i - 1); d < cheapest) cheapest = d, removed = i;
+            if (i + 2 < starts.size())
+                if (const double d = added_deviation(i, i + 1); d < cheapest) cheapest = d, removed = i + 1;
         }
         if (removed == 0) break;
         starts.erase(starts.begin() + static_cast<std::ptrdiff_t>(removed));
