@@ -38,6 +38,29 @@ AutoPhases auto_phases_of(Profile p) {
     return {rows.size(), find_phases(d, rows, rates, PhaseParams{})};
 }
 
+Features features_of(const std::vector<std::vector<double>>& rows) {
+    Features x;
+    x.rows = rows.size();
+    x.dims = rows.front().size();
+    for (const auto& r : rows) x.values.insert(x.values.end(), r.begin(), r.end());
+    return x;
+}
+
+// Rows of a feature matrix, each with its weight, and their automatic phases.
+struct WeightedRows {
+    std::vector<std::vector<double>> rows;
+    std::vector<double> weights;
+    void add(std::vector<double> row, double weight) {
+        rows.push_back(std::move(row));
+        weights.push_back(weight);
+    }
+    std::vector<Phase> phases(size_t min_length) const {
+        Features x = features_of(rows);
+        x.weights = weights;
+        return auto_phases(x, min_length);
+    }
+};
+
 // A user-space-only profile of one MPI rank (task-clock ticks of 2 ms, the
 // kernel's dropped): its rows of 50 ms of CPU time, 25 ticks each.
 struct UserOnlyRank {
@@ -64,13 +87,6 @@ struct UserOnlyRank {
     void row(uint32_t function, uint64_t samples) { row({cell(function, samples, 50'000'000)}); }
 };
 
-Features features_of(const std::vector<std::vector<double>>& rows) {
-    Features x;
-    x.rows = rows.size();
-    x.dims = rows.front().size();
-    for (const auto& r : rows) x.values.insert(x.values.end(), r.begin(), r.end());
-    return x;
-}
 
 }  // namespace
 
@@ -281,9 +297,9 @@ TEST_CASE("a phase's noisy first rows make no phase of their own") {
     // mean of its two rows with most dropped time, was 14 % dropped, the
     // second (4 %) another kind. The rank's own time line says one fill
     // phase from row 18.
-    std::vector<std::vector<double>> rows{{0, 0.558, 0.08, 0.363, 0.438}};
-    std::vector<double> weights{0.64};
-    for (int i = 1; i < 18; ++i) rows.push_back({0, 1, 0, 0, 0}), weights.push_back(1);
+    WeightedRows r;
+    r.add({0, 0.558, 0.08, 0.363, 0.438}, 0.64);
+    for (int i = 1; i < 18; ++i) r.add({0, 1, 0, 0, 0}, 1);
     const std::vector<std::array<double, 4>> fill{  // fill, dropped, rate, weight
         {0.600, 0.000, 0.254, 1.00}, {0.880, 0.120, 0.324, 0.88}, {0.960, 0.040, 0.333, 0.96},
         {0.833, 0.167, 0.343, 1.00}, {0.960, 0.040, 0.333, 0.96}, {0.961, 0.039, 0.329, 1.00},
@@ -291,12 +307,9 @@ TEST_CASE("a phase's noisy first rows make no phase of their own") {
         {1.000, 0.000, 0.333, 1.00}, {0.920, 0.080, 0.324, 0.92}, {1.000, 0.000, 0.333, 1.00},
         {1.000, 0.000, 0.324, 1.00}, {1.000, 0.000, 0.333, 1.00}, {0.960, 0.040, 0.325, 0.96},
         {0.821, 0.179, 0.329, 0.92}, {1.000, 0.000, 0.333, 1.00}, {1.000, 0.000, 0.333, 1.00}};
-    for (const auto& [f, dropped, rate, w] : fill)
-        rows.push_back({f, f == 0.6 ? 0.4 : 0, 0, dropped, rate}), weights.push_back(w);
-    rows.push_back({0.501, 0, 0.2, 0.298, 0.021}), weights.push_back(0.28);  // the exit
-    Features x = features_of(rows);
-    x.weights = weights;
-    const auto phases = auto_phases(x, 3);
+    for (const auto& [f, dropped, rate, w] : fill) r.add({f, f == 0.6 ? 0.4 : 0, 0, dropped, rate}, w);
+    r.add({0.501, 0, 0.2, 0.298, 0.021}, 0.28);  // the exit
+    const auto phases = r.phases(3);
     CHECK(labels(phases) == "AB");
     CHECK(starts(phases) == std::vector<size_t>{18});
 }
@@ -309,19 +322,17 @@ TEST_CASE("a run's odd last row and its short ending are no phase of their own")
     // path, dropped time, fault rate. Segments at least 3 rows long put
     // the odd row with the ending, a segment unlike fill: fill's phase ended
     // an interval early. The rank's own time line: fill until the barrier.
-    std::vector<std::vector<double>> rows{{0, 0.558, 0.08, 0, 0.363, 0.438}};
-    std::vector<double> weights{0.64};
-    for (int i = 1; i < 17; ++i) rows.push_back({0, 1, 0, 0, 0, 0}), weights.push_back(1);
-    rows.push_back({0, 0.96, 0, 0, 0.04, 0}), weights.push_back(0.96);
-    rows.push_back({0.56, 0.32, 0, 0, 0.12, 0.248}), weights.push_back(0.88);
+    WeightedRows r;
+    r.add({0, 0.558, 0.08, 0, 0.363, 0.438}, 0.64);
+    for (int i = 1; i < 17; ++i) r.add({0, 1, 0, 0, 0, 0}, 1);
+    r.add({0, 0.96, 0, 0, 0.04, 0}, 0.96);
+    r.add({0.56, 0.32, 0, 0, 0.12, 0.248}, 0.88);
     for (double dropped : {0.0, 0.0, 0.04, 0.0, 0.04, 0.04, 0.0, 0.0, 0.04, 0.0, 0.0, 0.12, 0.0, 0.08, 0.04, 0.0})
-        rows.push_back({1 - dropped, 0, 0, 0, dropped, 0.29}), weights.push_back(1 - dropped);
-    rows.push_back({0.774, 0, 0, 0, 0.226, 0.307}), weights.push_back(0.96);
-    rows.push_back({0.225, 0, 0.075, 0, 0.699, 0.001}), weights.push_back(0.32);  // the barrier
-    rows.push_back({0, 0, 0, 0.321, 0.679, 0.046}), weights.push_back(0.04);      // the exit
-    Features x = features_of(rows);
-    x.weights = weights;
-    const auto phases = auto_phases(x, 3);
+        r.add({1 - dropped, 0, 0, 0, dropped, 0.29}, 1 - dropped);
+    r.add({0.774, 0, 0, 0, 0.226, 0.307}, 0.96);
+    r.add({0.225, 0, 0.075, 0, 0.699, 0.001}, 0.32);  // the barrier
+    r.add({0, 0, 0, 0.321, 0.679, 0.046}, 0.04);      // the exit
+    const auto phases = r.phases(3);
     CHECK(labels(phases) == "AB");
     CHECK(starts(phases) == std::vector<size_t>{18});
     CHECK(phases.back().last == 38);
@@ -333,19 +344,16 @@ TEST_CASE("short segments join the neighbour they cost least, not the nearest sh
     // of their time dropped in the kernel, then 22 rows with 0–4 %. The
     // segments of 1 row and of 2: the one row, joined to the two, made a
     // phase of three rows, and fill two phases.
-    std::vector<std::vector<double>> rows;  // fill, compute, dropped, fault rate
-    std::vector<double> weights;
-    for (int i = 0; i < 24; ++i) rows.push_back({0, 1, 0, 0}), weights.push_back(1);
-    rows.push_back({0.52, 0.44, 0.04, 0.306}), weights.push_back(0.96);
-    rows.push_back({0.88, 0, 0.12, 0.420}), weights.push_back(0.88);
-    rows.push_back({0.719, 0, 0.281, 0.444}), weights.push_back(0.92);
+    WeightedRows r;  // fill, compute, dropped, fault rate
+    for (int i = 0; i < 24; ++i) r.add({0, 1, 0, 0}, 1);
+    r.add({0.52, 0.44, 0.04, 0.306}, 0.96);
+    r.add({0.88, 0, 0.12, 0.420}, 0.88);
+    r.add({0.719, 0, 0.281, 0.444}, 0.92);
     for (int i = 0; i < 22; ++i) {
         const double dropped = i % 3 == 2 ? 0.04 : 0;
-        rows.push_back({1 - dropped, 0, dropped, i % 2 ? 0.420 : 0.432}), weights.push_back(1 - dropped);
+        r.add({1 - dropped, 0, dropped, i % 2 ? 0.420 : 0.432}, 1 - dropped);
     }
-    Features x = features_of(rows);
-    x.weights = weights;
-    const auto phases = auto_phases(x, 3);
+    const auto phases = r.phases(3);
     CHECK(labels(phases) == "AB");
     CHECK(starts(phases) == std::vector<size_t>{24});
 }
