@@ -9,6 +9,10 @@
 source "$(dirname "$0")/common.sh" "$1"
 command -v tmux > /dev/null || { echo "skipped: no tmux"; exit 77; }
 export TMUX_TMPDIR=$SCRATCH  # servers of this test's own
+# tmux runs a session's command with $SHELL, or without one with the
+# account's login shell, which for nobody is nologin: the session would end at
+# once (seen on a CI host that starts ctest without SHELL).
+export SHELL=/bin/sh
 # Each part has a server of its own (SOCKET): kill-server returns before the
 # server has gone, and a new session asked of a dying server is created and
 # lost with it (seen on a busy CI host: "no server running" ever after).
