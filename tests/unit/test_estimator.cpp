@@ -97,10 +97,12 @@ TEST_CASE("confidence: one function's rate comes from the samples that did not e
     CHECK(*estimate(c, kFunction, Estimator::coverage) == doctest::Approx(40));
     // Of several functions every sample counts.
     CHECK(*estimate(c, EstimateBasis{10, 100, 1, false}, Estimator::coverage) == doctest::Approx(50));
-    // When the entries hold more than half the coverage, all samples count.
-    c.entry_coverage_ns = 30;
-    c.entry_count = 18;
-    c.entry_sq = 10;
+    // Entries holding most of the coverage still do not count while the
+    // others make two samples (mean interval 10 ns): 6 events in 30 ns of 80.
+    c = EventCell{.count = 40, .coverage_ns = 80, .sq = 30, .entry_count = 34, .entry_coverage_ns = 50, .entry_sq = 25};
+    CHECK(*estimate(c, kFunction, Estimator::coverage) == doctest::Approx(20));
+    // A minority of fewer than two samples' worth (10 ns): all samples count.
+    c.entry_coverage_ns = 70;
     CHECK(*estimate(c, kFunction, Estimator::coverage) == doctest::Approx(50));
 }
 

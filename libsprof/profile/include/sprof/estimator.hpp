@@ -43,9 +43,10 @@ uint64_t lost_tick_ns(const ProfileHeader& h);
 // coverage: rate × time, the rate being count / coverage (perf's
 // enabled/running scaling, per function and interval). For one function the
 // rate comes from the samples that did not enter it (whose sampling interval
-// lay wholly in it), when they hold at least half the coverage: an entry's
-// delta is partly the function before, whose events a whole-interval charge
-// would move across every boundary. carry: the carry-forward sum.
+// lay wholly in it), when they hold half the coverage or two samples' worth
+// of it: an entry's delta is partly the function before, whose events a
+// whole-interval charge would move across every boundary. carry: the
+// carry-forward sum.
 // nullopt = unknown (never live, or never counted yet) — never reported as 0.
 std::optional<double> estimate(const EventCell& c, const EstimateBasis& b, Estimator e);
 
