@@ -232,13 +232,6 @@ std::vector<size_t> merge_short_segments(const Features& x, std::vector<size_t> 
     return starts;
 }
 
-// A segment as long as the minimum phase length, or a little longer, can
-// still differ from the phase next to it by a row or two unlike their
-// neighbours — the program's start-up in the first interval, its exit in
-// the last, a row half in each of two phases at their boundary. So segments
-// are compared without up to min_length − 1 of their rows: those least like
-// the kind they are compared with.
-
 // A kind of phase: the weighted mean of the rows that establish it, and
 // their weight.
 struct Kind {
@@ -282,8 +275,12 @@ Kind without_farthest(const Features& x, size_t first, size_t last, size_t drop,
 }
 
 // The kind a segment establishes: its mean without its min_length − 1 rows
-// least like the rest, dropped one by one (a first segment whose first row
-// is half start-up is the kind of its other rows).
+// least like the rest, dropped one by one. A segment as long as the minimum
+// phase length, or a little longer, can still differ from the phase next to
+// it by a row or two unlike their neighbours — the program's start-up in the
+// first interval, its exit in the last, a row half in each of two phases at
+// their boundary (a first segment whose first row is half start-up is the
+// kind of its other rows).
 Kind kind_of(const Features& x, size_t first, size_t last, size_t min_length) {
     Kind k{mean_of(x, first, last), weight_of(x, first, last)};
     for (size_t n = 1; n < min_length && n < last - first; ++n) k = without_farthest(x, first, last, n, k.mean);

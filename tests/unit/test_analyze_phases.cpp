@@ -87,7 +87,6 @@ struct UserOnlyRank {
     void row(uint32_t function, uint64_t samples) { row({cell(function, samples, 50'000'000)}); }
 };
 
-
 }  // namespace
 
 TEST_CASE("segmentation finds exact boundaries of noise-free steps") {
