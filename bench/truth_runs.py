@@ -98,22 +98,22 @@ def analyzer(build):
     return os.path.join(build, "bin", "sprof")
 
 
-def collect(build, collector, events, slots, rotation, workload_args, data_dir):
+def collect(build, collector, events, slots, rotation, workload_args, data_dir, collector_args=()):
     """Profiles one run of a workload (its argv after the program; its truth
     file at data_dir/truth.txt) and returns the profile's path."""
     profile = os.path.join(data_dir, "run.sprof")
     cmd = [os.path.join(build, "bin", collector), "-e", ",".join(events), "--slots", str(slots),
-           "--rotation", rotation, "-o", profile, "--"] + workload_args
+           "--rotation", rotation, "-o", profile] + list(collector_args) + ["--"] + workload_args
     measure.run(cmd, cwd=data_dir)
     return profile
 
 
 def selfcount_run(build, collector, events, slots, rotation, seconds, data_dir, call_ms=10, rhythm_ms=0,
-                  tags=None):
+                  tags=None, collector_args=()):
     truth_file = os.path.join(data_dir, "truth.txt")
     args = [os.path.join(build, "tests", "workloads", "selfcount"), "-t", str(seconds), "-m", str(call_ms),
             "-r", str(rhythm_ms), "-d", data_dir, "-e", ",".join(events), "-o", truth_file]
-    profile = collect(build, collector, events, slots, rotation, args, data_dir)
+    profile = collect(build, collector, events, slots, rotation, args, data_dir, collector_args)
     return rows_of(analyzer(build), profile, read_truth(truth_file), events,
                    dict(tags or {}, workload="selfcount", collector=collector, rotation=rotation))
 

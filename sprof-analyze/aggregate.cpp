@@ -42,16 +42,18 @@ uint64_t lost_tick_ns(const Dataset& d, uint32_t interval) {
 void Counts::add(const Dataset& d, uint32_t i, const FunctionCell& c) {
     add(c);
     lost_tick_ns = std::max(lost_tick_ns, analyze::lost_tick_ns(d, i));
+    tick_dither = std::max(tick_dither, d.sources[d.interval_source[i]].profile.header.tick_dither);
 }
 
 void Counts::add(const Counts& c) {
     accumulate(*this, c);
     function = whose(function, c.function);
     lost_tick_ns = std::max(lost_tick_ns, c.lost_tick_ns);
+    tick_dither = std::max(tick_dither, c.tick_dither);
 }
 
 EstimateBasis Counts::basis() const {
-    return {samples, time_ns, entries, function != kSeveral && function != kNone, lost_tick_ns};
+    return {samples, time_ns, entries, function != kSeveral && function != kNone, lost_tick_ns, tick_dither};
 }
 
 std::vector<std::optional<double>> estimate_events(const Counts& c, Estimator e) {

@@ -26,6 +26,7 @@ struct Counts {
     uint64_t entries = 0;
     std::vector<EventCell> events;
     uint64_t lost_tick_ns = 0;  // EstimateBasis::lost_tick_ns: the largest of the profiles added
+    double tick_dither = 0;     // EstimateBasis::tick_dither: the largest of the profiles added
     // The function whose cells these are; kSeveral once several functions'
     // were added (a total), kNone while empty.
     static constexpr uint32_t kNone = UINT32_MAX, kSeveral = UINT32_MAX - 1;

@@ -60,6 +60,7 @@ Json info_json(const ProfileInfo& i) {
             {"start", i.start},
             {"clock", h.clock},
             {"sample_interval_ns", h.sample_interval_ns},
+            {"tick_dither", h.tick_dither},
             {"hist_samples", h.hist_samples},
             {"hist_interval_ns", h.hist_interval_ns},
             {"slots", h.slots},
@@ -96,7 +97,10 @@ void info_text(std::ostream& out, const ProfileInfo& i) {
                                 h.job_id.empty() ? "?" : h.job_id, h.launcher));
     line("start", i.start);
     line("clock", h.clock == "cpu" ? "cpu (thread CPU time)" : h.clock);
-    line("sample interval", duration(h.sample_interval_ns));
+    line("sample interval",
+         h.tick_dither > 0 ? fmt::format("{} (each period drawn from ±{:.0f} %)", duration(h.sample_interval_ns),
+                                          100 * h.tick_dither)
+                           : duration(h.sample_interval_ns) + " (a fixed period)");
     line("histogram", h.hist_samples ? fmt::format("{} samples per interval", h.hist_samples)
                                      : fmt::format("{} per interval", duration(h.hist_interval_ns)));
     line("slots", std::to_string(h.slots));

@@ -246,7 +246,7 @@ void set_up() {
     on_exit(at_exit, nullptr);
     install_fatal_handlers(g_rt->signo);
     g_rt->active = true;
-    start_thread(*g_rt->backend, g_rt->opts.sample_interval_ns, g_rt->signo);
+    start_thread(*g_rt->backend, tick_plan(g_rt->opts), g_rt->signo);
     tls_sampled = true;
     locality::thread_start();
 }
@@ -267,7 +267,7 @@ bool active() { return g_rt && g_rt->active.load(std::memory_order_acquire); }
 void on_thread_start() {
     if (!active()) return;
     try {
-        start_thread(*g_rt->backend, g_rt->opts.sample_interval_ns, g_rt->signo);
+        start_thread(*g_rt->backend, tick_plan(g_rt->opts), g_rt->signo);
         tls_sampled = true;
         locality::thread_start();
     } catch (const std::exception& e) {

@@ -57,6 +57,7 @@ static void take_ticks(ThreadSlot& t, void* ucontext) noexcept {
         t.counters->drain(sink);
         return;
     }
+    t.own_timer_dither.retime(t.own_timer_fd);
     RawSample s;
     s.pc = pc_of(*static_cast<const ucontext_t*>(ucontext));
     s.wall_ns = monotonic_ns();
@@ -119,12 +120,15 @@ static int open_own_timer(uint64_t period_ns) {
     return fd;
 }
 
-void start_thread(Backend& backend, uint64_t period_ns, int signo) {
+void start_thread(Backend& backend, const TickPlan& ticks, int signo) {
     auto slot = std::make_unique<ThreadSlot>();
     slot->tid = gettid();
-    slot->counters = backend.attach(0, false, period_ns);
+    slot->counters = backend.attach(0, false, ticks);
     slot->tick_fd = slot->counters->tick_fd();
-    if (slot->tick_fd < 0) slot->tick_fd = slot->own_timer_fd = open_own_timer(period_ns);
+    if (slot->tick_fd < 0) {
+        slot->own_timer_dither = TickDither(ticks, static_cast<uint32_t>(slot->tid));
+        slot->tick_fd = slot->own_timer_fd = open_own_timer(slot->own_timer_dither.first());
+    }
     const int fd = slot->tick_fd;
     if (int err = route_overflow_signal(fd, signo, F_OWNER_TID, slot->tid)) {
         if (slot->own_timer_fd >= 0) close(slot->own_timer_fd);

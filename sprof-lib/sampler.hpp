@@ -20,6 +20,7 @@ struct ThreadSlot {
     std::unique_ptr<TaskCounters> counters;
     int tick_fd = -1;   // the event whose overflow signals a tick: the counters' own, or own_timer_fd
     int own_timer_fd = -1;  // a task-clock timer of ours, for counters that take no ticks (cmdev)
+    TickDither own_timer_dither;  // its periods
     std::atomic<uint64_t> head{0}, tail{0};
     std::atomic<uint64_t> lost{0};
     std::atomic<bool> exited{false};
@@ -34,7 +35,7 @@ extern std::atomic<ThreadSlot*> g_slots[kMaxThreads];
 int install_handler();
 
 // Starts sampling the calling thread: counters, timer, slot. Throws on failure.
-void start_thread(Backend& backend, uint64_t period_ns, int signo);
+void start_thread(Backend& backend, const TickPlan& ticks, int signo);
 // Stops sampling the calling thread (thread exit, process end, fork child).
 void stop_thread();
 // In a forked child: forget the inherited slot without touching the parent's

@@ -56,14 +56,15 @@ Monitor::Monitor(RunOptions run) : run_(std::move(run)) {
 
 Monitor::~Monitor() {
     if (signal_fd_ >= 0) close(signal_fd_);
-    if (wall_fd_ >= 0) close(wall_fd_);
 }
 
 void Monitor::warn(const std::string& msg) { std::fprintf(stderr, "%s: %s\n", kTool, msg.c_str()); }
 
 void Monitor::arm(pid_t tid, bool enable_on_exec, TracedThread& t) {
     const bool cpu = run_.clock == "cpu";
-    t.counters = backend_->attach(tid, enable_on_exec, cpu ? run_.sample_interval_ns : 0);
+    TickPlan ticks = tick_plan(run_);
+    if (!cpu) ticks.period_ns = 0;  // the wall ticker's
+    t.counters = backend_->attach(tid, enable_on_exec, ticks);
     if (!cpu) return;
     if (const int fd = t.counters->tick_fd(); fd >= 0) {
         // The counters record each tick themselves: no stop of the thread is needed.
@@ -73,8 +74,7 @@ void Monitor::arm(pid_t tid, bool enable_on_exec, TracedThread& t) {
         if (!enable_on_exec) ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
         return;
     }
-    tasks_.set_ticker(t, std::make_unique<CpuTicker>(tid, run_.sample_interval_ns, tick_signo_,
-                                                     enable_on_exec));
+    tasks_.set_ticker(t, std::make_unique<CpuTicker>(tid, ticks, tick_signo_, enable_on_exec));
 }
 
 int Monitor::run() {
@@ -97,23 +97,24 @@ int Monitor::run() {
         arm(pid, true, tasks_.add_thread(pid, pid));
     });
     tasks_.add_process(main_pid_, argv[0]);
-    if (run_.clock == "wall") wall_fd_ = open_wall_ticker(run_.sample_interval_ns);
+    if (run_.clock == "wall") wall_ = std::make_unique<WallTicker>(tick_plan(run_));
+    const int wall_fd = wall_ ? wall_->fd() : -1;
 
     uint64_t next_flush = monotonic_ns() + kFlushPeriodNs;
     while (!tasks_.processes().empty()) {
-        pollfd fds[2] = {{signal_fd_, POLLIN, 0}, {wall_fd_, POLLIN, 0}};
+        pollfd fds[2] = {{signal_fd_, POLLIN, 0}, {wall_fd, POLLIN, 0}};
         const uint64_t now = monotonic_ns();
         if (now >= next_flush) {
             flush_parts();
             next_flush = now + kFlushPeriodNs;
         }
         const int wait_ms = static_cast<int>((next_flush - now + 999'999) / 1'000'000);
-        if (poll(fds, wall_fd_ >= 0 ? 2 : 1, wait_ms) < 0 && errno != EINTR)
+        if (poll(fds, wall_ ? 2 : 1, wait_ms) < 0 && errno != EINTR)
             throw std::runtime_error(std::string("poll: ") + std::strerror(errno));
         signalfd_siginfo si;
         while (read(signal_fd_, &si, sizeof si) == sizeof si)
             on_signal(static_cast<int>(si.ssi_signo), si.ssi_code, si.ssi_fd);
-        if (wall_fd_ >= 0 && (fds[1].revents & POLLIN)) on_wall_tick();
+        if (wall_ && (fds[1].revents & POLLIN)) on_wall_tick();
         reap_all();
     }
     return main_status_;
@@ -146,8 +147,7 @@ void Monitor::forward(int signo) {
 }
 
 void Monitor::on_wall_tick() {
-    uint64_t expirations;
-    if (read(wall_fd_, &expirations, sizeof expirations) != sizeof expirations) return;
+    if (!wall_->take()) return;
     for (auto& [tid, t] : tasks_.threads()) interrupt(*t);
 }
 

@@ -59,7 +59,7 @@ private:
     int main_status_ = 0;
     int tick_signo_ = 0;
     int signal_fd_ = -1;
-    int wall_fd_ = -1;
+    std::unique_ptr<WallTicker> wall_;  // --clock wall's ticks
     uint64_t t0_ns_ = 0;
     bool rotating_ = false;            // fewer slots than events: the live set changes
     std::vector<RawSample> recorded_;  // collected, not yet delivered

@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "sprof/clock.hpp"
 #include "sprof/perf_event.hpp"
 #include "sprof/program_counter.hpp"
 
@@ -26,12 +27,13 @@ struct PcRecord {
 
 }  // namespace
 
-CpuTicker::CpuTicker(pid_t tid, uint64_t period_ns, int signo, bool enable_on_exec) {
+CpuTicker::CpuTicker(pid_t tid, const TickPlan& ticks, int signo, bool enable_on_exec)
+    : dither_(ticks, static_cast<uint32_t>(tid)) {
     perf_event_attr a{};
     a.size = sizeof a;
     a.type = PERF_TYPE_SOFTWARE;
     a.config = PERF_COUNT_SW_TASK_CLOCK;  // hrtimer-precise CPU time of that thread, not tick-bound
-    a.sample_period = period_ns;
+    a.sample_period = dither_.first();
     a.sample_type = PERF_SAMPLE_REGS_USER;  // the user PC even when the tick hits in the kernel
     a.sample_regs_user = 1ull << kPcRegister;
     a.wakeup_events = 1;
@@ -64,22 +66,42 @@ bool CpuTicker::take_pc(uint64_t& pc) {
         pc = r.pc;
         found = true;
     });
+    if (found) dither_.retime(fd_);
     return found;
 }
 
-int open_wall_ticker(uint64_t period_ns) {
-    int fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
-    if (fd < 0) throw std::runtime_error(std::string("timerfd_create: ") + std::strerror(errno));
-    itimerspec its{};
-    its.it_interval.tv_sec = static_cast<time_t>(period_ns / 1'000'000'000u);
-    its.it_interval.tv_nsec = static_cast<long>(period_ns % 1'000'000'000u);
-    its.it_value = its.it_interval;
-    if (timerfd_settime(fd, 0, &its, nullptr) != 0) {
-        int err = errno;
-        close(fd);
-        throw std::runtime_error(std::string("timerfd_settime: ") + std::strerror(err));
+WallTicker::WallTicker(const TickPlan& ticks) : dither_(ticks, static_cast<uint32_t>(getpid())) {
+    fd_ = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+    if (fd_ < 0) throw std::runtime_error(std::string("timerfd_create: ") + std::strerror(errno));
+    deadline_ns_ = monotonic_ns();
+    try {
+        arm();
+    } catch (...) {
+        close(fd_);
+        throw;
     }
-    return fd;
+}
+
+WallTicker::~WallTicker() {
+    if (fd_ >= 0) close(fd_);
+}
+
+bool WallTicker::take() {
+    uint64_t expirations;
+    if (read(fd_, &expirations, sizeof expirations) != sizeof expirations) return false;
+    arm();
+    return true;
+}
+
+void WallTicker::arm() {
+    deadline_ns_ += dither_.next();
+    // A monitor late by more than a period starts the ticks afresh from now.
+    if (const uint64_t now = monotonic_ns(); deadline_ns_ <= now) deadline_ns_ = now + dither_.next();
+    itimerspec its{};
+    its.it_value.tv_sec = static_cast<time_t>(deadline_ns_ / 1'000'000'000u);
+    its.it_value.tv_nsec = static_cast<long>(deadline_ns_ % 1'000'000'000u);
+    if (timerfd_settime(fd_, TFD_TIMER_ABSTIME, &its, nullptr) != 0)
+        throw std::runtime_error(std::string("timerfd_settime: ") + std::strerror(errno));
 }
 
 }  // namespace sprof::pt

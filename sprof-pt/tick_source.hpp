@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "sprof/perf_ring.hpp"
+#include "sprof/tick_dither.hpp"
 
 namespace sprof::pt {
 
@@ -20,21 +21,41 @@ namespace sprof::pt {
 class CpuTicker {
 public:
     // With enable_on_exec the ticks start at the thread's next exec. Throws std::runtime_error.
-    CpuTicker(pid_t tid, uint64_t period_ns, int signo, bool enable_on_exec);
+    CpuTicker(pid_t tid, const TickPlan& ticks, int signo, bool enable_on_exec);
     ~CpuTicker();
     CpuTicker(const CpuTicker&) = delete;
     CpuTicker& operator=(const CpuTicker&) = delete;
 
     int fd() const { return fd_; }
     // The user PC of the newest tick not yet taken; false when there is none.
+    // Starts the next period.
     bool take_pc(uint64_t& pc);
 
 private:
     int fd_ = -1;
     PerfRing ring_;
+    TickDither dither_;
 };
 
-// A periodic CLOCK_MONOTONIC timerfd (non-blocking). Throws std::runtime_error.
-int open_wall_ticker(uint64_t period_ns);
+// The wall clock's ticks: a CLOCK_MONOTONIC timerfd (non-blocking), armed
+// for one tick at a time at absolute deadlines, each a dithered period
+// after the one before, so a late monitor does not move the ticks after.
+class WallTicker {
+public:
+    explicit WallTicker(const TickPlan& ticks);  // throws std::runtime_error
+    ~WallTicker();
+    WallTicker(const WallTicker&) = delete;
+    WallTicker& operator=(const WallTicker&) = delete;
+
+    int fd() const { return fd_; }
+    // True when a tick came; arms the next.
+    bool take();
+
+private:
+    void arm();
+    int fd_ = -1;
+    TickDither dither_;
+    uint64_t deadline_ns_ = 0;
+};
 
 }  // namespace sprof::pt

@@ -4,16 +4,21 @@ workload counted itself: every event column X has X_low and X_high (so has
 every rate), every interval of the workload's functions is known and holds
 its estimate, and the intervals cover the truth as 95 % intervals should.
 
-A 95 % interval misses now and then, so single misses are allowed: at most
-`--max-miss` of the quantities whose truth is not 0 may miss (task-clock
-and cpu-clock are one quantity), and none by
-more than its own half-width beyond its bound (what too narrow intervals, or
-a biased estimate, would show).
+A 95 % interval misses one time in 20, so some misses are allowed: of the
+n quantities whose truth is not 0 (task-clock and cpu-clock are one
+quantity), at most the number m that calibrated intervals exceed with a
+probability of at most `--false-alarm` (binomial, n trials of 5 %: for
+n = 13 and 1 %, m = 3; a fixed 10 % allowed one miss and failed 13.5 % of
+the runs of right intervals). None may miss by more than its own
+half-width beyond its bound (what too narrow intervals, or a biased
+estimate, would show). The benchmark (bench/RESULTS.md, confidence
+intervals) checks the coverage itself over many runs.
 
-usage: check_ci.py REPORT.csv TRUTH.txt EVENTS LABEL [--max-miss 0.1]
+usage: check_ci.py REPORT.csv TRUTH.txt EVENTS LABEL [--false-alarm 0.01]
 """
 import argparse
 import csv
+import math
 import sys
 
 FUNCTIONS = ("compute", "minor", "major", "switcher")
@@ -21,6 +26,16 @@ FUNCTIONS = ("compute", "minor", "major", "switcher")
 # of both is one miss (counted twice, one 2 σ miss of a function's CPU time
 # failed a run whose other 13 intervals held).
 SAME_QUANTITY = {"cpu-clock": "task-clock"}
+
+
+def allowed_misses(n, false_alarm, miss=0.05):
+    """The fewest misses m with P(more than m of n miss) <= false_alarm."""
+    tail = 1.0
+    for m in range(n + 1):
+        tail -= math.comb(n, m) * miss**m * (1 - miss) ** (n - m)
+        if tail <= false_alarm:
+            return m
+    return n
 
 
 def number(cell):
@@ -33,7 +48,7 @@ def main():
     ap.add_argument("truth")
     ap.add_argument("events")
     ap.add_argument("label")
-    ap.add_argument("--max-miss", type=float, default=0.1)
+    ap.add_argument("--false-alarm", type=float, default=0.01)
     a = ap.parse_args()
     events = a.events.split(",")
     truth = {}
@@ -82,8 +97,10 @@ def main():
                 errors.append(f"{function} {event}: truth {t:.6g} is {beyond:.6g} beyond [{low:.6g}, {high:.6g}], "
                               f"more than the half-width {half:.6g}")
     print(f"{a.label}: {len(checked) - len(missed)} of {len(checked)} quantities' intervals cover the truth")
-    if not checked or len(missed) > a.max_miss * len(checked):
-        errors.append(f"{len(missed)} of {len(checked)} quantities' intervals miss the truth (at most {a.max_miss:.0%} may)")
+    allowed = allowed_misses(len(checked), a.false_alarm)
+    if not checked or len(missed) > allowed:
+        errors.append(f"{len(missed)} of {len(checked)} quantities' intervals miss the truth (at most {allowed} may: "
+                      f"right 95 % intervals miss more than that with probability {a.false_alarm:g})")
     if errors:
         sys.exit(f"FAIL {a.label}: " + "; ".join(errors))
 

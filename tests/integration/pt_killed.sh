@@ -24,12 +24,13 @@ grep -q '^TracerPid:[[:space:]]*0$' /proc/$prog/status || fail "the program is s
 kill -9 "$prog"
 
 "$BIN/sprof" --info --format json killed.sprof > info.json 2> info.err
-python3 - info.json "$cpu_at_kill" <<'PY'
-import json, sys
+"$BIN/sprof" --format csv killed.sprof > functions.csv 2>> info.err
+python3 - info.json functions.csv "$cpu_at_kill" <<'PY'
+import csv, json, sys
 info = json.load(open(sys.argv[1]))["profiles"][0]
-cpu = float(sys.argv[2])
+cpu = float(sys.argv[3])
 samples = info["samples"]
-profiled = samples * 0.010
+profiled = sum(float(r["time_s"]) for r in csv.DictReader(open(sys.argv[2])))  # the ticks' CPU time
 print(f"sprof_pt killed after {cpu:.3f} s of the program's CPU: {samples} samples ({profiled:.2f} s) in the profile")
 assert info["exit_status"] is None, "a killed monitor cannot know the program's exit"
 # Lost: at most one flush period (100 ms) plus the tick in flight (10 ms).

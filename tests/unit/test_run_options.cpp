@@ -146,11 +146,12 @@ TEST_CASE("run options: the environment carries every runtime option, and names 
     o.hist_samples = 12;
     o.control = "/tmp/app.prf";
     o.backend = "cmdev";
+    o.tick_dither = 0.125;
     const auto env = to_environment(o);
     std::vector<std::string> names;
     for (const auto& [k, v] : env) names.push_back(k);
     CHECK(names == std::vector<std::string>{"SPROF_EVENTS", "SPROF_SLOTS", "SPROF_SAMPLE_INTERVAL",
-                                            "SPROF_HIST_SAMPLES", "SPROF_HIST_INTERVAL", "SPROF_OUTPUT",
+                                            "SPROF_TICK_DITHER", "SPROF_HIST_SAMPLES", "SPROF_HIST_INTERVAL", "SPROF_OUTPUT",
                                             "SPROF_CONTROL", "SPROF_BACKEND", "SPROF_ROTATION", "SPROF_ROTATION_SEED", "SPROF_LOCALITY",
                                             "SPROF_LINE_SIZE", "SPROF_LOCALITY_SEED"});
     for (const auto& [k, v] : env) setenv(k.c_str(), v.c_str(), 1);
@@ -158,11 +159,16 @@ TEST_CASE("run options: the environment carries every runtime option, and names 
     CHECK(event_list(back.events) == "task-clock,page-faults");
     CHECK(back.slots == 0);  // unset stays unset
     CHECK(back.sample_interval_ns == 10'000'000);
+    CHECK(back.tick_dither == 0.125);
     CHECK(back.hist_samples == 12);
     CHECK(back.hist_interval_ns == 0);
     CHECK(back.output.empty());
     CHECK(back.control == "/tmp/app.prf");
     CHECK(back.backend == "cmdev");
+    setenv("SPROF_TICK_DITHER", "0.6", 1);
+    CHECK_THROWS_WITH(from_environment(),
+                      "SPROF_TICK_DITHER='0.6': invalid tick dither '0.6' (a fraction of the interval from 0 to 0.5)");
+    setenv("SPROF_TICK_DITHER", "0.125", 1);
     setenv("SPROF_SAMPLE_INTERVAL", "soon", 1);
     CHECK_THROWS_WITH(from_environment(),
                       "SPROF_SAMPLE_INTERVAL='soon': invalid duration 'soon' (examples: 10ms, 250us, 1s)");

@@ -126,7 +126,7 @@ public:
 
     std::string name() const override { return "cmdev"; }
 
-    std::unique_ptr<TaskCounters> attach(pid_t tid, bool enable_on_exec, uint64_t /*ticks: the caller's*/) override {
+    std::unique_ptr<TaskCounters> attach(pid_t tid, bool enable_on_exec, const TickPlan& /*the caller's ticks*/) override {
         const int fd = open_device(rotation_.kind);
         cmdev_config c{};
         c.size = sizeof c;

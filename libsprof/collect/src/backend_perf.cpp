@@ -63,10 +63,12 @@ perf_event_attr leader_attr(uint64_t period_ns, bool on_exec) {
 class PerfTaskCounters final : public TaskCounters {
 public:
     PerfTaskCounters(const std::vector<EventSpec>& events, unsigned slots, Rotation rotation, pid_t tid,
-                     bool on_exec, uint64_t period_ns)
+                     bool on_exec, const TickPlan& ticks)
         : sched_(static_cast<unsigned>(events.size()), slots, rotation.kind,
                  rotation_stream(rotation.seed, static_cast<uint32_t>(tid ? tid : gettid()))),
-          n_(static_cast<unsigned>(events.size())) {
+          n_(static_cast<unsigned>(events.size())),
+          dither_(ticks, static_cast<uint32_t>(tid ? tid : gettid())) {
+        const uint64_t period_ns = dither_.first();
         try {
             const perf_event_attr leader = leader_attr(period_ns, on_exec);
             leader_fd_ = open(leader, period_ns ? "task-clock (sampling timer)" : "task-clock (reference)", tid, -1);
@@ -123,6 +125,7 @@ public:
         });
         if (!have) return true;  // no tick since the last call: no rotation either
         sink.put(pending);
+        dither_.retime(leader_fd_);
         if (sched_.next() == sched_.live()) {  // nothing to rotate: the next record takes all
             sched_.advance();
             return true;
@@ -245,6 +248,7 @@ private:
         uint64_t delta[kMaxEvents] = {};
     } part_;
     PerfRing ring_;
+    TickDither dither_;
 };
 
 class PerfBackend final : public Backend {
@@ -252,8 +256,8 @@ public:
     PerfBackend(std::vector<EventSpec> events, unsigned slots, Rotation rotation)
         : events_(std::move(events)), slots_(slots), rotation_(rotation) {}
     std::string name() const override { return "perf"; }
-    std::unique_ptr<TaskCounters> attach(pid_t tid, bool enable_on_exec, uint64_t sample_period_ns) override {
-        return std::make_unique<PerfTaskCounters>(events_, slots_, rotation_, tid, enable_on_exec, sample_period_ns);
+    std::unique_ptr<TaskCounters> attach(pid_t tid, bool enable_on_exec, const TickPlan& ticks) override {
+        return std::make_unique<PerfTaskCounters>(events_, slots_, rotation_, tid, enable_on_exec, ticks);
     }
 
 private:

@@ -75,7 +75,7 @@ void resolve_run(RunOptions& run, const std::string& tool) {
     // The run's counters, once, on this process, through the backend the run
     // will use (its permission rules, not perf's, for cmdev): a run never
     // starts with an event, a timer or a device it cannot have.
-    make_backend(run.backend, run.events, run.slots, run.rotation)->attach(0, false, run.sample_interval_ns);
+    make_backend(run.backend, run.events, run.slots, run.rotation)->attach(0, false, tick_plan(run));
 }
 
 int collector_main(int argc, char** argv, Tool tool, const std::function<int(RunOptions&)>& body) {

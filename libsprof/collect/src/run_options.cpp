@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <random>
 
@@ -41,6 +42,17 @@ uint64_t random_seed() {
     std::random_device random;
     return uint64_t{random()} << 32 | random();
 }
+
+double parse_tick_dither(const std::string& s) {
+    char* end = nullptr;
+    errno = 0;
+    const double v = std::strtod(s.c_str(), &end);
+    if (end == s.c_str() || *end || errno || !(v >= 0 && v <= kMaxTickDither))
+        throw UsageError("invalid tick dither '" + s + "' (a fraction of the interval from 0 to 0.5)");
+    return v;
+}
+
+TickPlan tick_plan(const RunOptions& run) { return {run.sample_interval_ns, run.tick_dither, run.rotation.seed}; }
 
 std::string format_duration(uint64_t ns) {
     if (ns % 1'000'000'000 == 0) return std::to_string(ns / 1'000'000'000) + "s";
@@ -103,6 +115,15 @@ const OptionRow kOptions[] = {
      "sampling interval of CPU time (default 10ms; ns/us/ms/s)",
      [](RunOptions& r, const std::string& v) { r.sample_interval_ns = parse_duration(v); },
      [](const RunOptions& r) { return format_duration(r.sample_interval_ns); }},
+    {"tick-dither", 0, "F", Option::tick_dither, kCollectors,
+     "draw every tick period from [s(1-F), s(1+F)] (default 0.25; 0: a\n"
+     "fixed period, which a program's rhythm can stay in step with)",
+     [](RunOptions& r, const std::string& v) { r.tick_dither = parse_tick_dither(v); },
+     [](const RunOptions& r) {
+         char text[32];
+         std::snprintf(text, sizeof text, "%.6g", r.tick_dither);
+         return std::string(text);
+     }},
     {"hist-samples", 'H', "N", Option::histogram, kAll, "samples per histogram interval (default 50)",
      [](RunOptions& r, const std::string& v) {
          r.hist_samples = parse_count(v, "sample count", 1'000'000);

@@ -93,13 +93,20 @@ uint64_t lost_tick_ns(const ProfileHeader& h) {
     return user_only && h.clock == "cpu" ? h.sample_interval_ns : 0;
 }
 
+double visit_time_variance(double d) {
+    // A period X uniform on [1 − d, 1 + d]: E[X²] = 1 + d²/3, E[X³] = 1 + d².
+    // The age A at a random moment has E[A] = E[X²]/2, E[A²] = E[X³]/3.
+    const double mean_age = (1 + d * d / 3) / 2;
+    return 2 * ((1 + d * d) / 3 - mean_age * mean_age);
+}
+
 std::optional<double> time_relative_sd(const EstimateBasis& b) {
     if (!b.one_function) return 0.0;
     if (b.entries == kUnknownEntries || b.samples == 0 || b.time_ns == 0) return std::nullopt;
     const double n = static_cast<double>(b.samples), k = static_cast<double>(std::min(b.entries, b.samples));
     const double mean_interval = static_cast<double>(b.time_ns) / n;
     const double lost = b.lost_tick_ns ? std::max(0.0, 1 - static_cast<double>(b.lost_tick_ns) / mean_interval) : 0;
-    const double per_entry = std::max(1.0 / 6, k / n) + 2 * lost * (1 + lost);
+    const double per_entry = std::max(visit_time_variance(b.tick_dither), k / n) + 2 * lost * (1 + lost);
     return std::sqrt(per_entry * k) * mean_interval / static_cast<double>(b.time_ns);
 }
 

@@ -102,6 +102,11 @@ void read_header(Decoder& d, ProfileHeader& h) {
         if (h.rotation != "round-robin" && h.rotation != "shuffled")
             throw Corrupt{fmt::format("unknown rotation '{}'", h.rotation)};
     }
+    if (d.left() > 0) {  // the tick's spread: absent before format 1.8 (a fixed period)
+        const uint32_t ppm = d.u32();
+        if (ppm >= records::kDitherPpmLimit) throw Corrupt{fmt::format("tick dither {} ppm, not below 1", ppm)};
+        h.tick_dither = ppm / 1e6;
+    }
 }
 
 void read_object(Decoder& d, Profile& p) {

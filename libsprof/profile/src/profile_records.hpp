@@ -16,6 +16,10 @@ constexpr uint32_t kByteOrderTag = 0x01020304u;
 constexpr size_t kFileHeaderSize = 16;   // magic, tag, major, minor
 constexpr size_t kRecordHeaderSize = 8;  // u32 type, u32 payload length
 
+// The header's tick dither is stored in parts per million, below one whole.
+constexpr uint32_t kDitherPpmLimit = 1'000'000;
+inline uint32_t dither_ppm(double dither) { return static_cast<uint32_t>(dither * 1e6 + 0.5); }
+
 enum Type : uint32_t {
     kHeader = 1,
     kObject = 2,

@@ -64,6 +64,7 @@ void put_header(Encoder& e, const ProfileHeader& h) {
     e.str(h.launcher);
     e.str(h.rotation);
     e.u64(h.rotation_seed);
+    e.u32(records::dither_ppm(h.tick_dither));
     e.end_record();
 }
 

@@ -12,6 +12,7 @@
 #include "sprof/events.hpp"
 #include "sprof/sample.hpp"
 #include "sprof/scheduler.hpp"
+#include "sprof/tick_dither.hpp"
 
 namespace sprof {
 
@@ -66,9 +67,10 @@ public:
     virtual std::string name() const = 0;
     // Starts counting for task `tid` (0 = calling thread). With enable_on_exec
     // the counters start at the task's next exec (sprof_pt). A backend that
-    // can take its own ticks does so every `sample_period_ns` of the task's
-    // CPU time (0: never; see TaskCounters::tick_fd). Throws BackendError.
-    virtual std::unique_ptr<TaskCounters> attach(pid_t tid, bool enable_on_exec, uint64_t sample_period_ns) = 0;
+    // can take its own ticks does so on the task's CPU time, at the periods
+    // of `ticks` (period 0: never; see TaskCounters::tick_fd). Throws
+    // BackendError.
+    virtual std::unique_ptr<TaskCounters> attach(pid_t tid, bool enable_on_exec, const TickPlan& ticks) = 0;
 };
 
 // Every thread's live sets follow `rotation`, from its own stream of the

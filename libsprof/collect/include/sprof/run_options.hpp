@@ -17,6 +17,7 @@
 #include "sprof/profile.hpp"
 #include "sprof/scheduler.hpp"
 #include "sprof/symbols.hpp"
+#include "sprof/tick_dither.hpp"
 
 namespace sprof {
 
@@ -30,7 +31,7 @@ const char* tool_name(Tool tool);
 
 // What a source can give; -H and --hist-interval both give the histogram.
 enum class Option {
-    events, slots, sample_interval, histogram, output, control, backend, clock, follow,
+    events, slots, sample_interval, tick_dither, histogram, output, control, backend, clock, follow,
     rotation, rotation_seed, locality, line_size, locality_seed, list_events, help
 };
 constexpr size_t kOptionCount = static_cast<size_t>(Option::help) + 1;
@@ -39,6 +40,7 @@ struct RunOptions {
     std::vector<EventSpec> events;      // resolved (not yet probed); empty = the default set
     unsigned slots = 0;                 // K; 0 = as many as events (resolve_run makes it K)
     uint64_t sample_interval_ns = 10'000'000;
+    double tick_dither = 0.25;          // --tick-dither (recorded; TickPlan)
     uint32_t hist_samples = 50;         // samples per histogram interval…
     uint64_t hist_interval_ns = 0;      // …or a fixed length (wins when set)
     std::string backend = "perf";
@@ -63,6 +65,13 @@ struct RunOptions {
 uint64_t parse_seed(const std::string& value, const char* option);
 // A seed from the system's entropy, for a run given none (it is recorded).
 uint64_t random_seed();
+
+// --tick-dither: a fraction from 0 to kMaxTickDither. Throws UsageError.
+// Half the interval at most: the ticks stay near their nominal rate.
+constexpr double kMaxTickDither = 0.5;
+double parse_tick_dither(const std::string& s);
+// The run's ticks: its sampling interval, dither and seed.
+TickPlan tick_plan(const RunOptions& run);
 
 // "10ms", "250us", "1.5s", "20000ns"; a bare number is milliseconds.
 uint64_t parse_duration(const std::string& s);

@@ -31,6 +31,7 @@ struct EstimateBasis {
     // The nominal sampling interval when ticks that land in the kernel are
     // lost (a user-space-only profile: see lost_tick_ns()); 0 otherwise.
     uint64_t lost_tick_ns = 0;
+    double tick_dither = 0;  // ProfileHeader::tick_dither: the spread of the tick period
 };
 
 // The nominal sampling interval of a profile whose ticks that land in the
@@ -66,9 +67,15 @@ std::optional<double> estimate(const EventCell& c, const EstimateBasis& b, Estim
 //   is charged to the function it ended in, so a visit of length L gets
 //   s·(U₁ − U₂) more or less than L, U₁ and U₂ where its two ends fall in
 //   their intervals: variance x̄²/6 per visit when those are uniform and
-//   independent. A visit shorter than an interval is sampled or not:
-//   variance up to x̄² each. So c·x̄² per entry, c = max(1/6, k/n) (k/n
-//   nears 1 as visits shorten). Shared by every event of the same
+//   independent. With ticks at a dithered period (ProfileHeader::
+//   tick_dither d) they are, and the variance is that of the difference of
+//   two independent ages of the tick renewal process, 2·Var(A) =
+//   x̄²(2(1 + d²)/3 − (1 + d²/3)²/2): 1/6 at d = 0, 0.187 at d = 0.25.
+//   With a fixed period a program paced in multiples of it meets the
+//   ticks at one phase at every visit, and the errors add up instead
+//   (TickDither). A visit shorter than an interval is sampled or not:
+//   variance up to x̄² each. So c·x̄² per entry, c = max(2·Var(A), k/n)
+//   (k/n nears 1 as visits shorten). Shared by every event of the same
 //   function; zero for several functions.
 //   Where ticks in the kernel are lost, the time since the last kept tick
 //   goes to the next: at each end of a visit a whole number of lost ticks
@@ -86,6 +93,9 @@ struct EstimateSpread {
     std::optional<double> sd_own;  // standard deviation of its own error, in counts
 };
 std::optional<EstimateSpread> estimate_spread(const EventCell& c, const EstimateBasis& b, Estimator e);
+// 2·Var(A)/x̄² above: the variance of one visit's sampled time in
+// intervals², for ticks dithered by d.
+double visit_time_variance(double tick_dither);
 // The relative standard deviation of the basis' time; nullopt = unknown.
 std::optional<double> time_relative_sd(const EstimateBasis& b);
 

@@ -25,7 +25,7 @@ constexpr uint16_t kFormatMajor = 1;
 // Minor 7: an OBJECT ends with its build-id; collectors leave source lines to
 // the reader (one unknown location per address, SourceLines::resolved false),
 // which reads them from the objects, as perf report does.
-constexpr uint16_t kFormatMinor = 7;
+constexpr uint16_t kFormatMinor = 8;
 
 struct ProfileEvent {
     std::string name;
@@ -58,6 +58,11 @@ struct ProfileHeader {
     // per thread from rotation_seed). Profiles before format 1.4: round-robin.
     std::string rotation = "round-robin";
     uint64_t rotation_seed = 0;
+    // The spread of the tick period: each period drawn uniformly from
+    // [x(1 − d), x(1 + d)] around the sampling interval x, so that no program
+    // rhythm stays in step with the ticks (docs/FORMAT.md). 0: a fixed period
+    // (before format 1.8, or --tick-dither 0).
+    double tick_dither = 0;
 };
 
 struct ProfileObject {

@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""Aliasing with the tick: a program paced in multiples of the sampling interval.
+
+selfcount paces its calls on its own CPU time. With `-m 10` they last 50,
+100, 50 and 200 ms: whole multiples of the 10 ms tick of CPU time, so with a
+fixed period every visit of a function meets the ticks at the phase of the
+first, and the part of a tick each visit's time is off by is the same at
+every visit — the errors add up instead of averaging out, and the run's
+phase decides how far. With the period dithered (`--tick-dither`, each period
+drawn from ±25 % around the interval, the default) the visits' errors are
+independent, as the analyzer's interval for the time assumes. `-m 11`
+(calls of 55 to 220 ms) is not in step with the tick: there the dither must
+cost no accuracy.
+
+usage: tick_aliasing.py BUILD_DIR DATA_DIR RUNS
+"""
+import os
+import statistics
+import sys
+
+import measure
+import truth_runs as tr
+
+EVENTS = ("task-clock", "page-faults")  # both live at once: no rotation, only the tick
+SETTINGS = (("fixed period (before)", ["--tick-dither", "0"]), ("dithered ±25 % (after)", []))
+CALLS_MS = (10, 11)
+SECONDS = 4
+
+
+def collect(build, data_dir, runs):
+    rows, failures = [], []
+    for i in range(runs):
+        collector = ("sprof_lib", "sprof_pt")[i % 2]
+        for call_ms in CALLS_MS:
+            for setting, args in SETTINGS:
+                run_dir = os.path.join(data_dir, f"m{call_ms}-{'fixed' if args else 'dithered'}-{i}")
+                os.makedirs(run_dir, exist_ok=True)
+                try:
+                    rows += tr.selfcount_run(build, collector, list(EVENTS), 2, "shuffled", SECONDS, run_dir,
+                                             call_ms=call_ms, collector_args=args,
+                                             tags={"run": i, "calls": f"-m {call_ms}", "setting": setting})
+                except measure.Failed as e:
+                    failures.append(f"run {i} -m {call_ms} {setting}: {e}")
+    return [r for r in rows if r["event"] == "task-clock" and r["estimator"] == "coverage"], failures
+
+
+def cell(rows):
+    """mean signed / mean |error| / sd of the error, in ms, and interval coverage."""
+    errs = [(r["estimate"] - r["truth"]) / 1e6 for r in rows if r["estimate"] is not None]
+    if len(errs) < 2:
+        return "–"
+    covered = sum(tr.covered(r) for r in rows) / len(rows)
+    return (f"{statistics.mean(errs):+.1f} / {statistics.mean(abs(e) for e in errs):.1f} / "
+            f"{statistics.stdev(errs):.1f} ms / {100 * covered:.0f} %")
+
+
+def report(rows, runs, failures):
+    print(__doc__.split("usage:")[0].split("\n", 2)[2].strip() + "\n")
+    print(f"{runs} runs per setting and call length ({SECONDS} s of CPU time each; `sprof_lib` and `sprof_pt` in "
+          f"turn; `-e {','.join(EVENTS)}` on 2 slots)" + (f"; failed: {'; '.join(failures)}" if failures else "")
+          + ". Each cell: the error of a function's CPU time (task-clock, coverage estimator) against the "
+          "workload's own task-clock: **mean signed / mean |error| / standard deviation over the runs, and the "
+          "share of 95 % intervals that cover the truth**.\n")
+    print("| calls | function | " + " | ".join(s for s, _ in SETTINGS) + " |")
+    print("|---|---|" + "---|" * len(SETTINGS))
+    for call_ms in CALLS_MS:
+        sel = [r for r in rows if r["calls"] == f"-m {call_ms}"]
+        for function in sorted({r["function"] for r in sel}):
+            cells = [cell([r for r in sel if r["function"] == function and r["setting"] == s]) for s, _ in SETTINGS]
+            print(f"| -m {call_ms} | {function} | " + " | ".join(cells) + " |")
+    print()
+
+
+def main():
+    build, data_dir, runs = os.path.abspath(sys.argv[1]), sys.argv[2], int(sys.argv[3])
+    rows, failures = collect(build, data_dir, runs)
+    tr.write_csv(rows, os.path.join(data_dir, "tick_aliasing.csv"))
+    report(rows, runs, failures)
+
+
+if __name__ == "__main__":
+    main()
