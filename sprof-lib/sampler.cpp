@@ -57,7 +57,7 @@ static void take_ticks(ThreadSlot& t, void* ucontext) noexcept {
         t.counters->drain(sink);
         return;
     }
-    t.own_timer_dither.retime(t.own_timer_fd);
+    t.own_timer_dither.retime(t.own_timer_fd, 0);  // the handler runs at the tick
     RawSample s;
     s.pc = pc_of(*static_cast<const ucontext_t*>(ucontext));
     s.wall_ns = monotonic_ns();

@@ -18,9 +18,11 @@ namespace {
 
 constexpr size_t kDataPages = 1;  // one record per tick, consumed at every tick
 
-// PERF_RECORD_SAMPLE with PERF_SAMPLE_REGS_USER of one register.
+// PERF_RECORD_SAMPLE with PERF_SAMPLE_READ (the timer's own count) and
+// PERF_SAMPLE_REGS_USER of one register.
 struct PcRecord {
     perf_event_header header;
+    uint64_t cpu_ns;
     uint64_t abi;
     uint64_t pc;
 };
@@ -34,7 +36,7 @@ CpuTicker::CpuTicker(pid_t tid, const TickPlan& ticks, int signo, bool enable_on
     a.type = PERF_TYPE_SOFTWARE;
     a.config = PERF_COUNT_SW_TASK_CLOCK;  // hrtimer-precise CPU time of that thread, not tick-bound
     a.sample_period = dither_.first();
-    a.sample_type = PERF_SAMPLE_REGS_USER;  // the user PC even when the tick hits in the kernel
+    a.sample_type = PERF_SAMPLE_READ | PERF_SAMPLE_REGS_USER;  // the user PC even when the tick hits in the kernel
     a.sample_regs_user = 1ull << kPcRegister;
     a.wakeup_events = 1;
     a.disabled = enable_on_exec ? 1 : 0;
@@ -58,15 +60,18 @@ CpuTicker::~CpuTicker() {
 
 bool CpuTicker::take_pc(uint64_t& pc) {
     bool found = false;
+    uint64_t tick_cpu_ns = 0;
     ring_.consume([&](const perf_event_header& h, const unsigned char* rec) {
         PcRecord r;
         if (h.type != PERF_RECORD_SAMPLE || h.size < sizeof r) return;
         std::memcpy(&r, rec, sizeof r);
+        tick_cpu_ns = r.cpu_ns;
         if (r.abi == PERF_SAMPLE_REGS_ABI_NONE) return;  // a kernel thread: no user registers
         pc = r.pc;
         found = true;
     });
-    if (found) dither_.retime(fd_);
+    if (uint64_t now_cpu_ns; found && read(fd_, &now_cpu_ns, sizeof now_cpu_ns) == sizeof now_cpu_ns)
+        dither_.retime(fd_, now_cpu_ns - tick_cpu_ns);
     return found;
 }
 

@@ -125,15 +125,16 @@ public:
         });
         if (!have) return true;  // no tick since the last call: no rotation either
         sink.put(pending);
-        dither_.retime(leader_fd_);
+        GroupValues now;
+        const bool counting = read_group(now);
+        if (counting) dither_.retime(leader_fd_, now.v[0] - base_.v[0]);  // base_: the last tick's values
         if (sched_.next() == sched_.live()) {  // nothing to rotate: the next record takes all
             sched_.advance();
             return true;
         }
         // The live set changes now, between two ticks: what it counted since
         // the last tick goes into the next tick's sample as a part of it.
-        GroupValues now;
-        if (!read_group(now)) return false;
+        if (!counting) return false;
         if (now.v[0] == 0) return true;  // nothing has counted yet (the enabling exec is ahead)
         const uint32_t live = sched_.live();
         part_.ref_ns = now.v[0] - base_.v[0];

@@ -26,10 +26,13 @@ uint64_t TickDither::next() noexcept {
     return period_ns_ - spread_ns_ + pick;
 }
 
-void TickDither::retime(int fd) noexcept {
+void TickDither::retime(int fd, uint64_t since_tick_ns) noexcept {
     if (spread_ns_ == 0 || fd < 0) return;
-    uint64_t period = next();
-    ioctl(fd, PERF_EVENT_IOC_PERIOD, &period);
+    const uint64_t drawn = next();
+    constexpr uint64_t kShortest = 10'000;  // the kernel's shortest timer period
+    if (since_tick_ns + kShortest > drawn) return;
+    uint64_t left = drawn - since_tick_ns;
+    ioctl(fd, PERF_EVENT_IOC_PERIOD, &left);
 }
 
 }  // namespace sprof

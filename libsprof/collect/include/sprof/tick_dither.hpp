@@ -29,13 +29,16 @@ public:
     TickDither(const TickPlan& plan, uint32_t tid);
 
     uint64_t first() const { return period_ns_; }  // the period to open a timer with
-    // Gives the perf sampling event `fd` (a task-clock or cpu-clock timer) its
-    // next period. PERF_EVENT_IOC_PERIOD restarts the timer from the moment
-    // of the call, so it is made when the tick before is taken: at once in
-    // sprof_lib's handler, after the monitor's reaction in sprof_pt. That
-    // delay lengthens the one interval after it; the time stays unbiased
-    // as long as the delay does not depend on where the program is.
-    void retime(int fd) noexcept;
+    // Gives the perf sampling event `fd` (a task-clock timer) its next
+    // period, `since_tick_ns` of the task's CPU time after the tick the
+    // caller just took. PERF_EVENT_IOC_PERIOD restarts the timer from the
+    // moment of the call, so the period set is what is left of the drawn
+    // one: the next tick comes the drawn period after the last, however
+    // late the caller (sprof_pt's monitor on a busy machine). A caller
+    // later than the drawn period leaves the timer on its old period.
+    // The period set also spaces ticks that come before the next call
+    // (a blocked signal, ticks the kernel drops).
+    void retime(int fd, uint64_t since_tick_ns) noexcept;
     // The next period; the nominal one when the period is fixed.
     uint64_t next() noexcept;
 
