@@ -38,7 +38,7 @@ def collect(build, data_dir, runs):
                 try:
                     rows += tr.selfcount_run(build, collector, list(EVENTS), 2, "shuffled", SECONDS, run_dir,
                                              call_ms=call_ms, collector_args=args,
-                                             tags={"run": i, "calls": f"-m {call_ms}", "setting": setting})
+                                             tags={"run": i, "pace": f"-m {call_ms}", "setting": setting})
                 except measure.Failed as e:
                     failures.append(f"run {i} -m {call_ms} {setting}: {e}")
     return [r for r in rows if r["event"] == "task-clock" and r["estimator"] == "coverage"], failures
@@ -64,7 +64,7 @@ def report(rows, runs, failures):
     print("| calls | function | " + " | ".join(s for s, _ in SETTINGS) + " |")
     print("|---|---|" + "---|" * len(SETTINGS))
     for call_ms in CALLS_MS:
-        sel = [r for r in rows if r["calls"] == f"-m {call_ms}"]
+        sel = [r for r in rows if r["pace"] == f"-m {call_ms}"]
         for function in sorted({r["function"] for r in sel}):
             cells = [cell([r for r in sel if r["function"] == function and r["setting"] == s]) for s, _ in SETTINGS]
             print(f"| -m {call_ms} | {function} | " + " | ".join(cells) + " |")
