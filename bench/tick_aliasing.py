@@ -15,7 +15,10 @@ as the analyzer's interval for the time assumes, whatever the phase.
 `-m 10.37` is out of step with the tick: its phase drifts from visit to
 visit, and a fixed period then samples systematically, its errors of
 successive visits cancelling in part. The dither gives that up: what that
-costs is the second pair of rows.
+costs is the second pair of rows. The third column samples every 10.37 ms
+at a fixed period: its phase drifts across `-m 10`'s rhythm, with neither
+lock nor dither, so an error that keeps its sign there as well belongs to
+neither.
 
 usage: tick_aliasing.py BUILD_DIR DATA_DIR RUNS
 """
@@ -27,7 +30,8 @@ import measure
 import truth_runs as tr
 
 EVENTS = ("task-clock", "page-faults")  # both live at once: no rotation, only the tick
-SETTINGS = (("fixed period (before)", ["--tick-dither", "0"]), ("dithered ±25 % (after)", []))
+SETTINGS = (("fixed period (before)", ["--tick-dither", "0"]), ("dithered ±25 % (after)", []),
+            ("fixed 10.37 ms period", ["-s", "10.37ms", "--tick-dither", "0"]))
 CALLS_MS = (10, 10.37)
 SECONDS = 4
 
@@ -37,8 +41,8 @@ def collect(build, data_dir, runs):
     for i in range(runs):
         collector = ("sprof_lib", "sprof_pt")[i % 2]
         for call_ms in CALLS_MS:
-            for setting, args in SETTINGS:
-                run_dir = os.path.join(data_dir, f"m{call_ms}-{'fixed' if args else 'dithered'}-{i}")
+            for k, (setting, args) in enumerate(SETTINGS):
+                run_dir = os.path.join(data_dir, f"m{call_ms}-{k}-{i}")
                 os.makedirs(run_dir, exist_ok=True)
                 try:
                     rows += tr.selfcount_run(build, collector, list(EVENTS), 2, "shuffled", SECONDS, run_dir,
