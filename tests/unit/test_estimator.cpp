@@ -315,6 +315,14 @@ TEST_CASE("interval builder: ticks lost in the kernel at a boundary go back to t
     CHECK(f2.samples == 3);
     CHECK(f3.samples == 2);
     CHECK(f1.entries == 2);
+    // A part given back holds the next function's deltas too: like an
+    // entry's, they stay out of the function's own rate (the entry part),
+    // but it is no visit. f1: its entries (10, then 15 of 20 after 5 went
+    // back to f3) and the 20 given back by f2; only the 20 at 50 inside it.
+    CHECK(f1.events[0].entry_count == 10 + 15 + 20);
+    CHECK(f1.events[0].entry_coverage_ns == 10 + 15 + 20);
+    CHECK(f3.events[0].entry_count == 10 + 5);
+    CHECK(f2.events[0].entry_count == 10 + 10);
     // Where every tick arrives (lost_tick_ns 0) nothing moves.
     IntervalBuilder all(7, 1);
     all.add(1, tick(20, 20, 1, 20));

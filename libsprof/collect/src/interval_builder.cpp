@@ -49,14 +49,14 @@ void IntervalBuilder::add(uint32_t function, const RawSample& raw, uint32_t loca
     RawSample s = raw;
     if (lost_tick_ns_ && entry && last_function_) {
         const double share = lost_share(*last_function_, function, s.ref_ns);
-        if (share > 0) charge(*last_function_, last_location_, split_off(s, share), false, false);
+        if (share > 0) charge(*last_function_, last_location_, split_off(s, share), false, Charge::given_back);
     } else if (lost_tick_ns_ && !entry) {
         for (TickGaps* g : {&gaps_[function], &all_gaps_}) {
             ++g->samples;
             g->ref_ns += raw.ref_ns;
         }
     }
-    charge(function, location, s, true, entry);
+    charge(function, location, s, true, entry ? Charge::entry : Charge::inner);
     last_function_ = function;
     last_location_ = location;
 }
@@ -65,7 +65,7 @@ void IntervalBuilder::add_tail(const RawSample& s) {
     if (!last_function_) return;
     ticks_ += ticks_in(s.ref_ns);
     last_ns_ = std::max(last_ns_, s.wall_ns);
-    charge(*last_function_, last_location_, s, false, false);
+    charge(*last_function_, last_location_, s, false, Charge::inner);
 }
 
 uint64_t IntervalBuilder::ticks_in(uint64_t ref_ns) const {
@@ -123,7 +123,8 @@ RawSample IntervalBuilder::split_off(RawSample& s, double share) {
     return part;
 }
 
-void IntervalBuilder::charge(uint32_t function, uint32_t location, const RawSample& s, bool counted, bool entry) {
+void IntervalBuilder::charge(uint32_t function, uint32_t location, const RawSample& s, bool counted, Charge what) {
+    const bool mixed = what != Charge::inner;
     // What the sample adds to each event's carry-forward sum, the same for
     // the function's cell and the location's. Carry-forward carries a rate:
     // an event not counted in this sample is taken to have kept the rate it
@@ -159,7 +160,7 @@ void IntervalBuilder::charge(uint32_t function, uint32_t location, const RawSamp
         constexpr bool spread = requires { cell.entries; };
         cell.samples += counted;
         cell.time_ns += s.ref_ns;
-        if constexpr (spread) cell.entries += entry;
+        if constexpr (spread) cell.entries += what == Charge::entry;
         for (unsigned e = 0; e < n_; ++e) {
             EventCell& ec = cell.events[e];
             if (s.live_mask & (1u << e)) {
@@ -170,7 +171,7 @@ void IntervalBuilder::charge(uint32_t function, uint32_t location, const RawSamp
                     const auto delta = static_cast<double>(s.delta[e]);
                     const double sq = cover ? delta * delta / static_cast<double>(cover) : 0.0;
                     ec.sq += sq;
-                    if (entry) {
+                    if (mixed) {
                         ec.entry_count += s.delta[e];
                         ec.entry_coverage_ns += cover;
                         ec.entry_sq += sq;

@@ -55,9 +55,15 @@ public:
     Interval close(uint64_t end_ns);
 
 private:
-    // Charges one sample (or the part of one that lost_share() splits off)
-    // to a function's cell and its location's.
-    void charge(uint32_t function, uint32_t location, const RawSample& s, bool counted, bool entry);
+    // What is charged: a sample inside its function; one that entered it
+    // (its interval began in another: its deltas are partly that one's); or
+    // the part of an entering sample that lost_share() gives back to the
+    // function before, mixed like an entry's but no visit of its own.
+    enum class Charge { inner, entry, given_back };
+    // Charges one sample, or a part, to a function's cell and its location's.
+    // Mixed deltas (an entry, a part given back) go to the cell's entry part,
+    // which the estimator keeps out of the function's own rate.
+    void charge(uint32_t function, uint32_t location, const RawSample& s, bool counted, Charge what);
     // The share of an entering sample's reference time that belongs to the
     // previous function: the expected number of its ticks among the lost
     // ones, given how often each of the two loses a tick.

@@ -25,6 +25,7 @@ constexpr uint16_t kFormatMajor = 1;
 // Minor 7: an OBJECT ends with its build-id; collectors leave source lines to
 // the reader (one unknown location per address, SourceLines::resolved false),
 // which reads them from the objects, as perf report does.
+// Minor 8: HEADER ends with the tick dither (ProfileHeader::tick_dither).
 constexpr uint16_t kFormatMinor = 8;
 
 struct ProfileEvent {
