@@ -11,6 +11,7 @@
 #include <random>
 
 #include "sprof/locality_options.hpp"
+#include "sprof/perf_event.hpp"
 #include "sprof/sample.hpp"
 
 namespace sprof {
@@ -52,7 +53,11 @@ double parse_tick_dither(const std::string& s) {
     return v;
 }
 
-TickPlan tick_plan(const RunOptions& run) { return {run.sample_interval_ns, run.tick_dither, run.rotation.seed}; }
+TickPlan tick_plan(const RunOptions& run) {
+    return {run.sample_interval_ns, ticks_dropped_in_kernel(run) ? 0.0 : run.tick_dither, run.rotation.seed};
+}
+
+bool ticks_dropped_in_kernel(const RunOptions& run) { return run.clock == "cpu" && !kernel_counting_allowed(); }
 
 std::string format_duration(uint64_t ns) {
     if (ns % 1'000'000'000 == 0) return std::to_string(ns / 1'000'000'000) + "s";
@@ -117,7 +122,8 @@ const OptionRow kOptions[] = {
      [](const RunOptions& r) { return format_duration(r.sample_interval_ns); }},
     {"tick-dither", 0, "F", Option::tick_dither, kCollectors,
      "draw every tick period from [s(1-F), s(1+F)] (default 0.25; 0: a\n"
-     "fixed period, which a program's rhythm can stay in step with)",
+     "fixed period, which a program's rhythm can stay in step with; fixed\n"
+     "where the kernel drops the ticks that land in it)",
      [](RunOptions& r, const std::string& v) { r.tick_dither = parse_tick_dither(v); },
      [](const RunOptions& r) {
          char text[32];

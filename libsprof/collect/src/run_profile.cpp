@@ -38,7 +38,7 @@ ProfileHeader make_profile_header(const std::string& collector, const RunOptions
     h.slots = run.slots;
     h.rotation = to_string(run.rotation.kind);
     h.rotation_seed = run.rotation.seed;
-    h.tick_dither = run.tick_dither;
+    h.tick_dither = tick_plan(run).dither;
     for (const auto& s : run.events) h.events.push_back(ProfileEvent{s.name, s.time_like, s.user_only()});
     const JobPlace job = job_place();
     h.rank = job.rank;

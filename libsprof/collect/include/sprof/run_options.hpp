@@ -70,8 +70,13 @@ uint64_t random_seed();
 // Half the interval at most: the ticks stay near their nominal rate.
 constexpr double kMaxTickDither = 0.5;
 double parse_tick_dither(const std::string& s);
-// The run's ticks: its sampling interval, dither and seed.
+// The run's ticks: its sampling interval, dither and seed. Where the kernel
+// drops the CPU-time ticks that land in it (a user who may count user space
+// only), the interval builder counts the lost ones on a fixed grid
+// (IntervalBuilder::ticks_in), so the period stays fixed there: dithering
+// such runs needs each sample's own period in the profile first.
 TickPlan tick_plan(const RunOptions& run);
+bool ticks_dropped_in_kernel(const RunOptions& run);
 
 // "10ms", "250us", "1.5s", "20000ns"; a bare number is milliseconds.
 uint64_t parse_duration(const std::string& s);
