@@ -58,6 +58,10 @@ RunOptions prepare_run(int argc, char** argv, Tool tool) {
     if (run.list_events || !run.program) return run;
     if (tool != Tool::preprof) take_control_file(run);  // preprof writes control files, never reads one
     if (!run.given(Option::rotation_seed)) run.rotation.seed = random_seed();
+    // Said once, by the command the user typed (the runtime gets every option).
+    if (run.given(Option::tick_dither) && run.tick_dither > 0 && ticks_dropped_in_kernel(run))
+        std::fprintf(stderr, "%s: --tick-dither ignored: the kernel drops the ticks that land in it for this user, "
+                             "and the lost ones are counted on a fixed period\n", tool_name(tool));
     resolve_run(run, tool_name(tool));
     return run;
 }
@@ -72,9 +76,6 @@ void resolve_run(RunOptions& run, const std::string& tool) {
     if (run.slots > n)
         throw UsageError("--slots " + std::to_string(run.slots) + " is more than the " + std::to_string(n) + " events");
     if (run.slots == 0) run.slots = n;
-    if (run.given(Option::tick_dither) && run.tick_dither > 0 && ticks_dropped_in_kernel(run))
-        std::fprintf(stderr, "%s: --tick-dither ignored: the kernel drops the ticks that land in it for this user, "
-                             "and the lost ones are counted on a fixed period\n", tool.c_str());
     // The run's counters, once, on this process, through the backend the run
     // will use (its permission rules, not perf's, for cmdev): a run never
     // starts with an event, a timer or a device it cannot have.
