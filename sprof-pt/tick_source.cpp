@@ -70,7 +70,8 @@ bool CpuTicker::take_pc(uint64_t& pc) {
         pc = r.pc;
         found = true;
     });
-    if (uint64_t now_cpu_ns; found && read(fd_, &now_cpu_ns, sizeof now_cpu_ns) == sizeof now_cpu_ns)
+    if (uint64_t now_cpu_ns;
+        found && dither_.varies() && read(fd_, &now_cpu_ns, sizeof now_cpu_ns) == sizeof now_cpu_ns)
         dither_.retime(fd_, now_cpu_ns - tick_cpu_ns);
     return found;
 }

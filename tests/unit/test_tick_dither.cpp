@@ -38,7 +38,9 @@ TEST_CASE("tick dither: periods uniform on [x(1-d), x(1+d)], one stream per thre
     CHECK(mean == doctest::Approx(10'000).epsilon(0.002));
     CHECK(var == doctest::Approx(2500.0 * 2500.0 / 3).epsilon(0.02));
 
+    CHECK(a.varies());
     TickDither fixed(TickPlan{10'000, 0, 42}, 100);
+    CHECK_FALSE(fixed.varies());
     for (int i = 0; i < 100; ++i) CHECK(fixed.next() == 10'000);
 }
 

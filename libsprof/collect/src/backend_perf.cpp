@@ -125,10 +125,13 @@ public:
         });
         if (!have) return true;  // no tick since the last call: no rotation either
         sink.put(pending);
+        const bool rotating = sched_.next() != sched_.live();
+        // One group read serves both: the CPU time since the tick for the
+        // next period, the counts for the rotation. Neither: no read.
         GroupValues now;
-        const bool counting = read_group(now);
+        const bool counting = (rotating || dither_.varies()) && read_group(now);
         if (counting) dither_.retime(leader_fd_, now.v[0] - base_.v[0]);  // base_: the last tick's values
-        if (sched_.next() == sched_.live()) {  // nothing to rotate: the next record takes all
+        if (!rotating) {  // the next record takes all
             sched_.advance();
             return true;
         }

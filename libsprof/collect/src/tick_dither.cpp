@@ -18,7 +18,7 @@ TickDither::TickDither(const TickPlan& plan, uint32_t tid)
       state_(rotation_stream(~plan.seed, tid)) {}
 
 uint64_t TickDither::next() noexcept {
-    if (spread_ns_ == 0) return period_ns_;
+    if (!varies()) return period_ns_;
     // Uniform over the 2·spread + 1 periods by the high half of a 128-bit
     // product: no modulo bias.
     const uint64_t choices = 2 * spread_ns_ + 1;
@@ -27,7 +27,7 @@ uint64_t TickDither::next() noexcept {
 }
 
 void TickDither::retime(int fd, uint64_t since_tick_ns) noexcept {
-    if (spread_ns_ == 0 || fd < 0) return;
+    if (!varies() || fd < 0) return;
     const uint64_t drawn = next();
     constexpr uint64_t kShortest = 10'000;  // the kernel's shortest timer period
     if (since_tick_ns + kShortest > drawn) return;

@@ -5,7 +5,8 @@
 // of a function then meets the ticks at one phase, and the part of a tick
 // that each visit's sampled time is off by is the same at every visit, so
 // it adds up instead of averaging out (selfcount's calls of 50, 100 and
-// 200 ms on 10 ms ticks: 46 ms of 500 lost over 10 visits). With every
+// 200 ms on 10 ms ticks: 46 ms of 500 lost over 10 visits, on a busy
+// machine; bench/RESULTS.md, tick aliasing). With every
 // period drawn uniformly from [x(1 − d), x(1 + d)], the phase at which a
 // visit begins is independent of the phase of a visit some ticks before,
 // as the analyzer's interval for the time assumes (time_relative_sd).
@@ -29,6 +30,7 @@ public:
     TickDither(const TickPlan& plan, uint32_t tid);
 
     uint64_t first() const { return period_ns_; }  // the period to open a timer with
+    bool varies() const { return spread_ns_ > 0; }  // false: retime() changes nothing
     // Gives the perf sampling event `fd` (a task-clock timer) its next
     // period, `since_tick_ns` of the task's CPU time after the tick the
     // caller just took. PERF_EVENT_IOC_PERIOD restarts the timer from the
