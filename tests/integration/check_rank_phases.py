@@ -25,7 +25,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from phase_truth import cpu_axis, describe, phase_edges, read_truth  # noqa: E402
+from phase_truth import cpu_axis, describe, phase_edges, read_truth, row_reach, slack_of  # noqa: E402
 
 CHECKED = ("compute", "fill", "barrier")
 
@@ -33,7 +33,7 @@ CHECKED = ("compute", "fill", "barrier")
 def rows_within(cpu_at, start, end, interval_s):
     """The time line's rows that lie within [start, end] (to a tenth of an
     interval: the truth's clock and the profile's differ by a little)."""
-    slack = interval_s / 10
+    slack = slack_of(interval_s)
     return sum(1 for a, b in zip(cpu_at, cpu_at[1:]) if a >= start - slack and b <= end + slack)
 
 
@@ -76,8 +76,9 @@ def main():
                 first -= 1
             while last + 1 < len(parts) and not long[last + 1]:
                 last += 1
-            starts = (parts[first][1] - interval_s, start + interval_s)
-            ends = (end - interval_s, parts[last][2] + interval_s)
+            slack = slack_of(interval_s)
+            starts = (row_reach(cpu_at, parts[first][1], slack)[0], row_reach(cpu_at, start, slack)[1])
+            ends = (row_reach(cpu_at, end, slack)[0], row_reach(cpu_at, parts[last][2], slack)[1])
             found = [p for p, (s, e) in zip(phases, edges) if starts[0] <= s <= starts[1] and ends[0] <= e <= ends[1]]
             if not found:
                 errors.append(f"rank {rank}: no phase of {part} from [{starts[0]:.3f},{starts[1]:.3f}] "

@@ -41,8 +41,25 @@ def describe(phases, edges):
     return " ".join(f"{p['label']}:{p['dominant_function']}[{a:.3f},{b:.3f}]" for p, (a, b) in zip(phases, edges))
 
 
-def within_one_interval(got, want, interval_s):
-    """Whether the (start, end) pairs `got` and `want` differ by at most one
-    histogram interval at each end: a phase boundary can be found only at an
-    interval boundary."""
-    return all(abs(g - w) <= interval_s for g, w in zip(got, want))
+def row_reach(cpu_at, t, slack):
+    """(lo, hi): the row boundaries a phase boundary at CPU time t can be
+    found at. Only row boundaries can be found, so either end of the row
+    that holds t: the last boundary at or before t and the first at or
+    after it, widened by `slack` for the little by which the truth's clock
+    and the profile's differ. Rows differ in length (the ticks' periods are
+    dithered), so this reads the time line's own rows, not a mean interval."""
+    lo = max((b for b in cpu_at if b <= t - slack), default=cpu_at[0])
+    hi = min((b for b in cpu_at if b >= t + slack), default=cpu_at[-1])
+    return lo, hi
+
+
+def slack_of(interval_s):
+    """The clock difference allowed between the truth and the profile."""
+    return interval_s / 10
+
+
+def within_one_row(got, want, cpu_at, interval_s):
+    """Whether each end of the (start, end) pair `got` lies at a boundary of
+    the row that holds the same end of `want` (row_reach)."""
+    slack = slack_of(interval_s)
+    return all(lo - 1e-9 <= g <= hi + 1e-9 for g, (lo, hi) in zip(got, (row_reach(cpu_at, w, slack) for w in want)))
