@@ -4,6 +4,10 @@
 
 namespace sprof::rt::locality {
 
+namespace {
+bool by_epoch(const AllocationEvent& a, const AllocationEvent& b) { return a.epoch < b.epoch; }
+}  // namespace
+
 void DataObjects::add_stack(uint32_t, uint64_t low, uint64_t high) {
     if (low < high) stacks_.emplace_back(low, high);
 }
@@ -16,13 +20,32 @@ void DataObjects::add_starts(uint32_t tid, const std::vector<SampleStart>& start
     for (const SampleStart& s : starts) starts_.push_back(Start{tid, s});
 }
 
-void DataObjects::apply(const AllocationEvent& ev) {
-    if (ev.size == 0) {
+void DataObjects::defer(const AllocationEvent& ev) {
+    if (ev.size != 0) {
+        pending_.insert_or_assign(ev.address, ev);  // one pending there already lost its free
+    } else if (auto it = pending_.find(ev.address); it != pending_.end()) {
+        pending_.erase(it);
+    } else {
         live_.erase(ev.address);
-        return;
     }
+}
+
+void DataObjects::settle() {
+    if (pending_.empty()) return;
+    std::vector<AllocationEvent> blocks;
+    blocks.reserve(pending_.size());
+    for (const auto& [address, ev] : pending_) blocks.push_back(ev);
+    pending_.clear();
+    std::sort(blocks.begin(), blocks.end(), by_epoch);
+    for (const AllocationEvent& ev : blocks) apply(ev);
+}
+
+void DataObjects::apply(const AllocationEvent& ev) {
     // A new block overlaps none that is live: one still there lost its free
-    // (a ring overflowed, or a free the hooks did not see).
+    // (a ring overflowed, or a free the hooks did not see). A block that
+    // came and went while pending clears no such stale block: lost frees
+    // are reported at exit, and a sample in the stale block's range is named
+    // by it.
     auto it = live_.lower_bound(ev.address);
     if (it != live_.begin() && std::prev(it)->second.end > ev.address) --it;
     while (it != live_.end() && it->first < ev.address + ev.size) it = live_.erase(it);
@@ -30,23 +53,25 @@ void DataObjects::apply(const AllocationEvent& ev) {
 }
 
 void DataObjects::replay(uint64_t limit) {
-    // Each ring is in epoch order, the rings interleave: sort what came.
-    std::sort(events_.begin(), events_.end(),
-              [](const AllocationEvent& a, const AllocationEvent& b) { return a.epoch < b.epoch; });
-    std::sort(starts_.begin(), starts_.end(),
-              [](const Start& a, const Start& b) { return a.start.epoch < b.start.epoch; });
+    // Each ring is in epoch order, the rings interleave: sort what came
+    // (one thread's, after the sorted rest of the last drain, need not be).
+    if (!std::is_sorted(events_.begin(), events_.end(), by_epoch)) std::sort(events_.begin(), events_.end(), by_epoch);
+    auto start_epoch = [](const Start& a, const Start& b) { return a.start.epoch < b.start.epoch; };
+    if (!std::is_sorted(starts_.begin(), starts_.end(), start_epoch))
+        std::sort(starts_.begin(), starts_.end(), start_epoch);
     size_t e = 0, s = 0;
     // A start at epoch E saw every event numbered ≤ E (the count it read was
     // taken after them) and none after.
     while (s < starts_.size() && starts_[s].start.epoch <= limit) {
         const uint64_t epoch = starts_[s].start.epoch;
-        for (; e < events_.size() && events_[e].epoch <= epoch; ++e) apply(events_[e]);
+        for (; e < events_.size() && events_[e].epoch <= epoch; ++e) defer(events_[e]);
+        settle();
         named_[{starts_[s].tid, starts_[s].start.position}] = name(starts_[s].start.address);
         ++s;
     }
     starts_.erase(starts_.begin(), starts_.begin() + static_cast<ptrdiff_t>(s));
     // Events up to the limit are replayed even without a start after them.
-    for (; e < events_.size() && events_[e].epoch <= limit; ++e) apply(events_[e]);
+    for (; e < events_.size() && events_[e].epoch <= limit; ++e) defer(events_[e]);
     events_.erase(events_.begin(), events_.begin() + static_cast<ptrdiff_t>(e));
 }
 
