@@ -15,15 +15,19 @@
 // stores keep their calls.
 //
 // The calls of one basic block with no other call between them form a
-// group: it takes its access numbers at once, and each access probes the
-// filter of watched lines (inline_group below). A probe that hits, or a
-// group that holds the next event, takes the access's slow branch, which
-// calls the very hook it replaced with the count set to the access's
-// number minus one: the hook counts the access and decides as it always
-// did, so the numbering of accesses, the sample points, the watched-line
-// checks, the access's kind and size are those of a build without the
-// plugin, and so is its PC (the hook's return address − 1: the call in the
-// slow branch, at the access's source location in the same function).
+// group: it takes its access numbers at once, and each run of its accesses
+// probes the filter of watched lines (inline_group below): a run is one
+// access, or consecutive accesses at constant offsets from one pointer,
+// which one 2-, 4- or 8-byte probe covers (the filter's granules of nearby
+// addresses are neighbours: sprof/hot_path.hpp). A probe that hits, or a
+// group that holds the next event, takes the run's slow branch, which calls
+// the very hooks it replaced, one per access, with the count set to the
+// first one's number minus one: each hook counts its access and decides as
+// it always did, so the numbering of accesses, the sample points, the
+// watched-line checks, the access's kind and size are those of a build
+// without the plugin, and so is its PC (the hook's return address − 1: its
+// call in the slow branch, at the access's source location in the same
+// function).
 // First: gcc's headers poison parts of the C library.
 #include <vector>
 
@@ -47,6 +51,8 @@
 #include <cgraph.h>
 #include <attribs.h>
 #include <diagnostic-core.h>
+#include <tree-dfa.h>
+#include <fold-const.h>
 
 int plugin_is_GPL_compatible;
 
@@ -160,18 +166,21 @@ gcall* told_hook_call(gcall* call, tree hot) {
 }
 
 // The filter a group of accesses probes, and its mask: the HotPath's, or,
-// when the group holds the next event, a byte that is never 0 (every
-// access of the group then takes the slow branch, whose hook tells the
-// event's access from the others).
+// when the group holds the next event, bytes that are never 0 (every run
+// of the group then takes the slow branch, whose hooks tell the event's
+// access from the others).
 struct Probe {
     tree filter, mask;
 };
 
+// The 64-bit signed type of HotPath::until_event.
+tree until_type() { return signed_type_for(uint64_type_node); }
+
 // In a slow block (the rare branch): the filter for the accesses left.
-Probe group_probe(Emitter& e, tree hot, tree last, tree always) {
+Probe group_probe(Emitter& e, tree hot, tree always) {
     using sprof::HotPath;
-    tree event = e.load(hot, uint64_type_node, offsetof(HotPath, next_event));
-    tree due = e.value(boolean_type_node, GE_EXPR, last, event);
+    tree left = e.load(hot, until_type(), offsetof(HotPath, until_event));
+    tree due = e.value(boolean_type_node, LE_EXPR, left, build_int_cst(until_type(), 0));
     tree filter = e.load(hot, g_filter_type, offsetof(HotPath, filter));
     tree mask = e.load(hot, uint64_type_node, offsetof(HotPath, filter_mask));
     tree lhs = make_ssa_name(g_filter_type);
@@ -188,43 +197,145 @@ gimple* last_before(gimple_stmt_iterator at, basic_block bb) {
     return gsi_stmt(at);
 }
 
-// count += delta, in memory (a signal handler's accesses in between stay counted).
-void add_to_count(Emitter& e, tree hot, HOST_WIDE_INT delta) {
+// until_event −= delta, in memory (a signal handler's accesses in between stay counted).
+void count_accesses(Emitter& e, tree hot, HOST_WIDE_INT delta) {
     if (delta == 0) return;
-    tree u64 = uint64_type_node;
-    tree now = e.load(hot, u64, offsetof(sprof::HotPath, count));
-    e.add(gimple_build_assign(hot_field(hot, u64, offsetof(sprof::HotPath, count)),
-                              e.value(u64, PLUS_EXPR, now, build_int_cst(u64, delta))));
+    tree type = until_type();
+    tree now = e.load(hot, type, offsetof(sprof::HotPath, until_event));
+    e.add(gimple_build_assign(hot_field(hot, type, offsetof(sprof::HotPath, until_event)),
+                              e.value(type, MINUS_EXPR, now, build_int_cst(type, delta))));
+}
+
+// An access's address as a base, a variable part and a constant offset:
+// the object or pointer it is computed from and the variable index into it
+// (&a[i].f: a, i · sizeof a[0], offsetof f), or the address itself at 0.
+// Two places with the same base and variable part lie a constant apart.
+struct Place {
+    tree base = NULL_TREE;
+    tree variable = NULL_TREE;  // none: NULL_TREE
+    HOST_WIDE_INT offset = 0;
+
+    bool beside(const Place& o) const {
+        return operand_equal_p(base, o.base, 0) &&
+               (variable ? o.variable && operand_equal_p(variable, o.variable, 0) : !o.variable);
+    }
+};
+
+Place place_of(tree address) {
+    tree x = address;
+    if (TREE_CODE(x) == SSA_NAME && is_gimple_assign(SSA_NAME_DEF_STMT(x))) {
+        gimple* def = SSA_NAME_DEF_STMT(x);
+        if (gimple_assign_rhs_code(def) == ADDR_EXPR) {
+            x = gimple_assign_rhs1(def);
+        } else if (gimple_assign_rhs_code(def) == POINTER_PLUS_EXPR && tree_fits_shwi_p(gimple_assign_rhs2(def))) {
+            return {gimple_assign_rhs1(def), NULL_TREE, tree_to_shwi(gimple_assign_rhs2(def))};
+        }
+    }
+    if (TREE_CODE(x) != ADDR_EXPR) return {address, NULL_TREE, 0};
+    poly_int64 bits = 0, at = 0;
+    tree variable = NULL_TREE;
+    machine_mode mode;
+    int unsigned_p = 0, reverse_p = 0, volatile_p = 0;
+    tree base = get_inner_reference(TREE_OPERAND(x, 0), &bits, &at, &variable, &mode, &unsigned_p, &reverse_p,
+                                    &volatile_p);
+    if (!at.is_constant() || at.to_constant() % BITS_PER_UNIT != 0) return {address, NULL_TREE, 0};
+    HOST_WIDE_INT offset = at.to_constant() / BITS_PER_UNIT;
+    // Beside a variable part the constant ones are folded into it (i · 96 + 40): take them out.
+    while (variable && TREE_CODE(variable) == PLUS_EXPR && tree_fits_shwi_p(TREE_OPERAND(variable, 1))) {
+        offset += tree_to_shwi(TREE_OPERAND(variable, 1));
+        variable = TREE_OPERAND(variable, 0);
+    }
+    if (TREE_CODE(base) == MEM_REF) {
+        const poly_offset_int extra = mem_ref_offset(base);
+        if (!extra.is_constant() || !wi::fits_shwi_p(extra.to_constant())) return {address, NULL_TREE, 0};
+        offset += extra.to_constant().to_shwi();
+        base = TREE_OPERAND(base, 0);
+    }
+    return {base, variable, offset};
+}
+
+// The bytes an access of the hook at position `hook` in kInlined touches.
+HOST_WIDE_INT access_size(int hook) { return HOST_WIDE_INT{1} << (hook % 4); }
+
+// The most 64-byte granules `bytes` consecutive bytes can touch.
+HOST_WIDE_INT granules(HOST_WIDE_INT bytes) { return (bytes + 62) / 64 + 1; }
+
+// Consecutive accesses of a group that one probe covers: at constant
+// offsets from one base, within 8 granules; the first one probes. Nothing
+// between them may take a slow branch, which could watch a new line: so the
+// run's accesses are consecutive, and its slow branch calls every hook of it.
+struct Run {
+    size_t first = 0, count = 1;        // accesses [first, first + count) of the group
+    HOST_WIDE_INT low = 0, high = 0;    // the bytes [low, high) they touch, from the base
+    unsigned width = 1;                 // bytes of the filter the probe reads: 1, 2, 4 or 8
+};
+
+std::vector<Run> runs_of(const std::vector<gcall*>& calls, std::vector<Place>& places) {
+    places.clear();
+    for (gcall* c : calls) places.push_back(place_of(gimple_call_arg(c, 0)));
+    std::vector<Run> runs;
+    for (size_t i = 0; i < calls.size(); ++i) {
+        const HOST_WIDE_INT lo = places[i].offset, hi = lo + access_size(inlined_hook(calls[i]));
+        if (!runs.empty() && places[runs.back().first].beside(places[i])) {
+            Run& r = runs.back();
+            const HOST_WIDE_INT low = std::min(r.low, lo), high = std::max(r.high, hi);
+            if (granules(high - low) <= 8) {
+                r.low = low, r.high = high, ++r.count;
+                const HOST_WIDE_INT g = granules(high - low);
+                r.width = g <= 1 ? 1 : g <= 2 ? 2 : g <= 4 ? 4 : 8;
+                continue;
+            }
+        }
+        runs.push_back(Run{i, 1, lo, hi, 1});  // an access of 1–8 bytes is aligned: one granule
+    }
+    return runs;
+}
+
+// The address at `offset` from the base of `anchor`'s place, computed from
+// anchor's own address (the base's value itself may be out of reach).
+tree address_at(Emitter& e, gcall* anchor, const Place& anchor_place, HOST_WIDE_INT offset) {
+    tree address = gimple_call_arg(anchor, 0);
+    if (offset == anchor_place.offset) return address;
+    return e.value(TREE_TYPE(address), POINTER_PLUS_EXPR, address,
+                   size_int(offset - anchor_place.offset));
+}
+
+// The unsigned type of `width` bytes, read at any alignment.
+tree probe_type(unsigned width) {
+    tree t = width == 1 ? unsigned_char_type_node : width == 2 ? short_unsigned_type_node
+             : width == 4 ? unsigned_type_node : long_long_unsigned_type_node;
+    return width == 1 ? t : build_aligned_type(t, BITS_PER_UNIT);
 }
 
 // A group of accesses: the hook calls of one basic block with no other call
 // between them (nothing else can count an access in between, but for a
 // signal handler). The group takes its numbers at once, then probes the
-// filter at each access:
-//   before the first: c = count; count = c + m;
-//                     filter, mask = the HotPath's, or "always" if c + m >= next_event
-//   at access j:      if (filter[bucket of p's line & mask]) goto slow_j;
-//   slow_j (rare):    count -= m - j + 1; the hook (it counts access j: c + j);
-//                     count += m - j; filter, mask again for the accesses left
+// filter once per run of accesses:
+//   before the first: until_event −= m;
+//                     filter, mask = the HotPath's, or "always" if until_event ≤ 0
+//   at run r (its first access j, its accesses j … j+k):
+//                     if (the width bytes of filter at the granule of its lowest byte & mask) goto slow_r;
+//   slow_r (rare):    until_event += m − j + 1; the hooks of accesses j … j+k, each counting its
+//                     own (c + j, c + j + 1 …); until_event −= m − j − k; filter, mask again
 // so the hooks see every access numbered as if each had counted itself.
 void inline_group(const std::vector<gcall*>& calls, tree hot) {
     using sprof::HotPath;
     tree u64 = uint64_type_node;
     const profile_probability rare = profile_probability::very_unlikely();
     const HOST_WIDE_INT m = calls.size();
+    std::vector<Place> places;
+    const std::vector<Run> runs = runs_of(calls, places);
 
     // Before the first access: the group's numbers, and its filter unless it holds the event.
     const location_t start = gimple_location(calls[0]);
     Emitter first{gsi_for_stmt(calls[0]), start};
-    tree always = build_string_literal(2, "\1", unsigned_char_type_node);
-    tree count = first.load(hot, u64, offsetof(HotPath, count));
-    tree last = first.value(u64, PLUS_EXPR, count, build_int_cst(u64, m));
-    first.add(gimple_build_assign(hot_field(hot, u64, offsetof(HotPath, count)), last));
-    tree line_mask = first.load(hot, u64, offsetof(HotPath, line_mask));  // fixed while the thread runs
+    tree always = build_string_literal(sprof::kFilterPad + 1, "\1\1\1\1\1\1\1\1", unsigned_char_type_node);
+    tree left = first.value(until_type(), MINUS_EXPR, first.load(hot, until_type(), offsetof(HotPath, until_event)),
+                            build_int_cst(until_type(), m));
+    first.add(gimple_build_assign(hot_field(hot, until_type(), offsetof(HotPath, until_event)), left));
     tree filter = first.load(hot, g_filter_type, offsetof(HotPath, filter));
     tree mask = first.load(hot, u64, offsetof(HotPath, filter_mask));
-    gimple* due = gimple_build_cond(GE_EXPR, last, first.load(hot, u64, offsetof(HotPath, next_event)), NULL_TREE,
-                                    NULL_TREE);
+    gimple* due = gimple_build_cond(LE_EXPR, left, build_int_cst(until_type(), 0), NULL_TREE, NULL_TREE);
     first.add(due);
     basic_block head = gimple_bb(due);
     edge armed = split_block(head, due);
@@ -244,49 +355,61 @@ void inline_group(const std::vector<gcall*>& calls, tree hot) {
     add_phi_arg(k, mask, armed, start);
     add_phi_arg(k, build_int_cst(u64, 0), from_event, start);
 
-    for (HOST_WIDE_INT j = 1; j <= m; ++j) {
-        gcall* call = calls[j - 1];
-        const location_t where = gimple_location(call);
-        basic_block head = gimple_bb(call);
+    for (size_t r = 0; r < runs.size(); ++r) {
+        const Run& run = runs[r];
+        gcall* anchor = calls[run.first];
+        const Place& at = places[run.first];
+        const location_t where = gimple_location(anchor);
+        basic_block head = gimple_bb(anchor);
+        const HOST_WIDE_INT j = run.first + 1;  // the run's first access, 1-based
 
-        // The probe, before the call.
-        Emitter p{gsi_for_stmt(call), where};
-        tree line = p.value(u64, BIT_AND_EXPR, p.value(u64, NOP_EXPR, gimple_call_arg(call, 0)), line_mask);
-        tree hash = p.value(u64, MULT_EXPR, line, build_int_cst(u64, sprof::kFilterHashFactor));
-        tree bucket = p.value(sizetype, BIT_AND_EXPR, p.value(u64, RSHIFT_EXPR, hash, build_int_cst(u64, 32)),
+        // The probe, before the first access: the granules of the run's bytes.
+        Emitter p{gsi_for_stmt(anchor), where};
+        tree lowest = p.value(u64, NOP_EXPR, address_at(p, anchor, at, run.low));
+        tree bucket = p.value(sizetype, BIT_AND_EXPR,
+                              p.value(u64, RSHIFT_EXPR, lowest, build_int_cst(u64, sprof::kFilterGranuleShift)),
                               probe.mask);
         tree cell = p.value(g_filter_type, POINTER_PLUS_EXPR, probe.filter, bucket);
-        tree byte = build2(MEM_REF, unsigned_char_type_node, cell, build_int_cst(g_filter_type, 0));
-        TREE_THIS_NOTRAP(byte) = 1;  // the bucket is inside the filter
-        tree watched = p.load(unsigned_char_type_node, byte);
-        gimple* hit = gimple_build_cond(NE_EXPR, watched, build_int_cst(unsigned_char_type_node, 0), NULL_TREE,
-                                        NULL_TREE);
+        tree type = probe_type(run.width);
+        tree bytes = build2(MEM_REF, type, cell, build_int_cst(g_filter_type, 0));
+        TREE_THIS_NOTRAP(bytes) = 1;  // inside the filter and its pad
+        tree watched = p.load(type, bytes);
+        gimple* hit = gimple_build_cond(NE_EXPR, watched, build_int_cst(type, 0), NULL_TREE, NULL_TREE);
         p.add(hit);
 
-        // The slow block: the call, told what it touches, between the count's adjustments.
+        // The slow block: the run's hooks, told what they touch, between the count's adjustments.
         edge to_slow = split_block(head, hit);
         basic_block slow = to_slow->dest;
         to_slow->flags = EDGE_TRUE_VALUE;
         to_slow->probability = rare;
-        Emitter s{gsi_for_stmt(call), where};
-        add_to_count(s, hot, -(m - j + 1));
-        gcall* told = told_hook_call(call, hot);
-        gimple_stmt_iterator at_call = gsi_for_stmt(call);
-        gsi_replace(&at_call, told, false);
-        cgraph_update_edges_for_call_stmt(call, gimple_call_fndecl(call), told);
-        gimple_stmt_iterator after = gsi_for_stmt(told);
-        gsi_next(&after);
-        s.gsi = after;
-        add_to_count(s, hot, m - j);
-        Probe again = j < m ? group_probe(s, hot, s.load(hot, u64, offsetof(HotPath, count)), always) : probe;
+        Emitter s{gsi_for_stmt(anchor), where};  // before the anchor, which stays behind in the join
+        count_accesses(s, hot, -(m - j + 1));
+        for (size_t a = run.first; a < run.first + run.count; ++a) {
+            gcall* call = calls[a];
+            s.where = gimple_location(call);
+            gcall* told = told_hook_call(call, hot);
+            if (a != run.first) gimple_call_set_arg(told, 0, address_at(s, anchor, at, places[a].offset));
+            s.add(told);
+            cgraph_update_edges_for_call_stmt(call, gimple_call_fndecl(call), told);
+        }
+        s.where = where;
+        count_accesses(s, hot, m - j - static_cast<HOST_WIDE_INT>(run.count) + 1);
+        const bool more = r + 1 < runs.size();
+        Probe again = more ? group_probe(s, hot, always) : probe;
         edge slow_out = split_block(slow, last_before(s.gsi, slow));
         basic_block join = slow_out->dest;
+        for (size_t a = run.first; a < run.first + run.count; ++a) {  // the calls the slow block made
+            gimple_stmt_iterator call = gsi_for_stmt(calls[a]);
+            unlink_stmt_vdef(calls[a]);
+            gsi_remove(&call, true);
+            release_defs(calls[a]);
+        }
         slow->count = to_slow->count();
         edge fast = make_edge(head, join, EDGE_FALSE_VALUE);
         fast->probability = rare.invert();
 
-        // The accesses left probe what the slow block found, or what they had.
-        if (j < m) {
+        // The runs left probe what the slow block found, or what they had.
+        if (more) {
             Probe merged{make_ssa_name(g_filter_type), make_ssa_name(u64)};
             gphi* f = create_phi_node(merged.filter, join);
             add_phi_arg(f, probe.filter, fast, where);

@@ -111,7 +111,7 @@ void drain(ProfileSession& session, bool final) {
             t->closing.store(true, std::memory_order_relaxed);
             t->lock.lock();
             if (!t->closed.load(std::memory_order_relaxed)) {
-                t->final_count = t->hot->count.load(std::memory_order_relaxed);
+                t->final_count = counted(*t->hot);
                 t->final_unseen = t->hot->unseen_words.load(std::memory_order_relaxed);
                 t->closed.store(true, std::memory_order_relaxed);
             }

@@ -76,7 +76,7 @@ __attribute__((noinline)) void slow_access(uint64_t n, uint64_t line, uint64_t a
 }
 
 inline void note_line(uint64_t line, uint64_t address, uint32_t size, bool write, void* pc) {
-    if (uint64_t n; count_access(hot(), line, n)) [[unlikely]]
+    if (uint64_t n; count_access(hot(), address, n)) [[unlikely]]
         slow_access(n, line, address, size, write, pc);
 }
 
@@ -187,13 +187,13 @@ void thread_start() {
         ThreadState* expected = nullptr;
         if (slot.compare_exchange_strong(expected, t.get())) {
             HotPath& h = hot();
-            h.count.store(0, std::memory_order_relaxed);
+            h.until_event.store(static_cast<int64_t>(h.next_event), std::memory_order_relaxed);  // counted(h) = 0
             h.unseen_words.store(0, std::memory_order_relaxed);
             if (t->sampler) {
                 t->sampler->arm(h);
             } else {
                 disarm(h);
-                h.next_event = 0;  // every access to the simulator
+                set_next_event(h, 0);  // every access to the simulator
                 h.line_mask = g_settings.line_mask;
             }
             tls_state = t.release();
@@ -212,7 +212,7 @@ void thread_exit() {
     tls_state = nullptr;
     t->lock.lock();
     if (!t->closed.load(std::memory_order_relaxed)) {  // else the writer ended it already
-        t->final_count = hot().count.load(std::memory_order_relaxed);
+        t->final_count = counted(hot());
         t->final_unseen = hot().unseen_words.load(std::memory_order_relaxed);
         t->closed.store(true, std::memory_order_release);
     }

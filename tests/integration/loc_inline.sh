@@ -1,18 +1,22 @@
 #!/usr/bin/env bash
 # The fast path that sprof-cc's gcc plugin inlines into a program, held
 # against the hooks it stands for. The accesses workload makes a known
-# stream (per round: 4096 8-byte loads of `data`, 4096 8-byte stores, one
-# 4-byte volatile load); libhook_logger.so, preloaded like the runtime,
-# arms the thread's HotPath in one way or another and logs every hook call
-# (the access's number as the hooks count it, address, size, kind, PC):
+# stream (per round: 4096 8-byte loads of `data`, 4096 8-byte stores, in
+# each of 256 96-byte records three loads and a store that the plugin probes
+# as one run, one 4-byte volatile load); libhook_logger.so, preloaded like
+# the runtime, arms the thread's HotPath in one way or another and logs
+# every hook call (the access's number as the hooks count it, address,
+# size, kind, PC):
 #  * every access an event (exact mode's setting): every access reaches its
 #    hook, numbered 1, 2, 3 …, with its size and kind, its PC in kernel();
 #  * disarmed: no hook is called, and the inline code counted the same
 #    number of accesses as the hooks did;
-#  * the K-th access an event: the first hook call is access K, the same
-#    access as in the run above;
-#  * one filter bucket in 8 marked, scattered: exactly the accesses to lines
-#    of marked buckets reach their hooks (the inline hash is filter_bucket's);
+#  * the K-th access an event, K a store of a group and K a load inside a
+#    run: the first access the hooks send to the slow path is access K, the
+#    same access as in the run above;
+#  * one filter granule in 8 marked, scattered: every access to a marked
+#    granule reaches its hook (the inline index is filter_bucket's), and
+#    any other only as part of a run whose probe covers a marked granule;
 #  * a library built with sprof-cc (at every optimisation level) and
 #    dlopen'ed by a program built without it runs, and its accesses reach
 #    the hooks too, counted inline as the hooks count them;
@@ -37,23 +41,28 @@ logged() {  # logged MODE LOG: a run with the hooks' stand-in
 }
 logged every every.log
 logged disarmed disarmed.log
-K=$(python3 - every.log every.log.truth <<'PY'
+read -r K R < <(python3 - every.log every.log.truth <<'PY'
 import sys
-# The 5,004th store to data: deep inside kernel()'s loops, the 4th of a group of 8.
+# K: the 5,004th store to data, deep inside kernel()'s loops, the 4th of a
+# group of 8. R: the 300th load of field 5 of a record, the second access of
+# its run.
 log, truth = sys.argv[1:]
 t = {l.split()[0]: l.split()[1] for l in open(truth)}
-data = int(t['data'], 16)
-stores = [int(l.split()[0]) for l in open(log) if l.split()[0] != 'end' and l.split()[3] == '1'
-          and data <= int(l.split()[1], 16) < data + 8 * 4096]
-print(stores[5003])
+data, recs = int(t['data'], 16), int(t['recs'], 16)
+calls = [l.split() for l in open(log) if l.split()[0] != 'end']
+stores = [int(c[0]) for c in calls if c[3] == '1' and data <= int(c[1], 16) < data + 8 * 4096]
+fifth = [int(c[0]) for c in calls if c[3] == '0' and recs <= int(c[1], 16) < recs + 96 * int(t['rec_count'])
+         and (int(c[1], 16) - recs) % 96 == 40]
+print(stores[5003], fifth[299])
 PY
 )
 logged "at:$K" at.log
+logged "at:$R" at-run.log
 logged scattered buckets.log
 kernel_size=$(nm -S "$PROG" | awk '$4 == "kernel" {print $2}')
-python3 - "$ROUNDS" "$K" "$kernel_size" <<'PY' || fail "the inline fast path and the hooks disagree (above)"
+python3 - "$ROUNDS" "$K" "$R" "$kernel_size" <<'PY' || fail "the inline fast path and the hooks disagree (above)"
 import sys
-rounds, K, kernel_size = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3], 16)
+rounds, K, R, kernel_size = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4], 16)
 failures = []
 def check(ok, what):
     if not ok:
@@ -68,16 +77,23 @@ def load(name):
             end = int(w[1])
         else:
             calls.append((int(w[0]), int(w[1], 16), int(w[2]), w[3] == '1', int(w[4], 16), w[5] == '1'))
-    return calls, end, {k: int(v, 16) if k in ('data', 'flag', 'kernel') else int(v) for k, v in t.items()}
+    return calls, end, {k: int(v, 16) if k in ('data', 'recs', 'flag', 'kernel') else int(v) for k, v in t.items()}
+
+def in_recs(a, t):
+    return t['recs'] <= a < t['recs'] + 96 * t['rec_count']
 
 def kinds(calls, t):
-    """(data loads, data stores, flag loads) with the right sizes, PCs in kernel()."""
-    data, out = t['data'], [0, 0, 0]
+    """(data loads, data stores, flag loads, record loads, record stores) with the right sizes and
+    fields, PCs in kernel()."""
+    data, out = t['data'], [0, 0, 0, 0, 0]
     for n, a, size, write, pc, slow in calls:
         if data <= a < data + 8 * t['elements']:
             out[1 if write else 0] += size == 8
         elif a == t['flag']:
             out[2] += size == 4 and not write
+        elif in_recs(a, t):
+            field = (a - t['recs']) % 96 // 8
+            out[4 if write else 3] += size == 8 and field == (3 if write else field) and field in (0, 5, 11, 3)
         else:
             continue
         check(t['kernel'] <= pc < t['kernel'] + kernel_size,
@@ -85,7 +101,7 @@ def kinds(calls, t):
     return out
 
 calls, total, t = load('every.log')
-expected = [rounds * t['elements'], rounds * t['elements'], rounds]
+expected = [rounds * t['elements'], rounds * t['elements'], rounds, 3 * rounds * t['rec_count'], rounds * t['rec_count']]
 check(all(c[5] for c in calls), "every: a hook call that the hooks' own test does not send to the slow path")
 check([c[0] for c in calls] == list(range(1, len(calls) + 1)), "every: the accesses are not numbered 1, 2, 3 …")
 check(total == len(calls), f"every: {len(calls)} hook calls, the thread counted {total}")
@@ -98,34 +114,48 @@ check(calls == [], f"disarmed: {len(calls)} hook calls, none expected")
 check(total == every_total, f"disarmed: the inline code counted {total} accesses, the hooks {every_total}")
 
 # The inline code may call the hooks of a group of accesses that holds the
-# event (the accesses before it); the hooks' own test picks access K alone.
-calls, total, t = load('at.log')
-want = by_number[K]
-early = [c for c in calls if not c[5]]
-calls = [c for c in calls if c[5]]
-check(all(c[0] < K for c in early), f"at:{K}: hook calls after the event that it did not need: {early[:3]}")
-check(len(calls) == 1 and calls[0][0] == K, f"at:{K}: slow accesses {calls[:3]}…, expected access {K} alone")
-if calls:
-    n, a, size, write, pc, slow = calls[0]
-    check((a - t['data'], size, write, pc - t['kernel']) == (want[1] - every_data, want[2], want[3],
-                                                              want[4] - load('every.log')[2]['kernel']),
-          f"at:{K}: the hook saw {calls[0]}, the {K}-th access of the full run was {want}")
-check(total == every_total, f"at:{K}: {total} accesses counted, {every_total} in the full run")
+# event (the accesses before it, and those of its run after it, which the
+# hooks' own test lets pass); the hooks' own test picks the event's access alone.
+every_kernel = load('every.log')[2]['kernel']
+def at(log, K, base_of):
+    calls, total, t = load(log)
+    want = by_number[K]
+    early = [c for c in calls if not c[5]]
+    calls = [c for c in calls if c[5]]
+    check(len(calls) == 1 and calls[0][0] == K, f"{log}: slow accesses {calls[:3]}…, expected access {K} alone")
+    check(all(c[0] < K or (c[0] <= K + 3 and in_recs(c[1], t)) for c in early),
+          f"{log}: hook calls beyond the event's run that it did not need: {[c for c in early if c[0] > K][:3]}")
+    if calls:
+        n, a, size, write, pc, slow = calls[0]
+        check((a - base_of(t), size, write, pc - t['kernel']) == (want[1] - base_of(load('every.log')[2]), want[2],
+                                                                   want[3], want[4] - every_kernel),
+              f"{log}: the hook saw {calls[0]}, the {K}-th access of the full run was {want}")
+    check(total == every_total, f"{log}: {total} accesses counted, {every_total} in the full run")
+at('at.log', K, lambda t: t['data'])
+at('at-run.log', R, lambda t: t['recs'])
 
-# Buckets as sprof::filter_bucket computes them (4096 buckets, 64-byte lines).
+# Granules as sprof::filter_bucket finds them (4096 of 64 bytes).
 calls, total, t = load('buckets.log')
-bucket = lambda a: ((((a & ~63) * 0x61c88647) % 2**64) >> 32) % 4096
-marked = lambda a: ((bucket(a) * 2654435761) % 2**32) >> 29 == 0
-check(all(marked(c[1]) and c[5] for c in calls), "buckets: a hook call for a line of no marked bucket")
+granule = lambda a: (a >> 6) % 4096
+marked = lambda a: ((granule(a) * 2654435761) % 2**32) >> 29 == 0
+check(all(c[5] == marked(c[1]) for c in calls), "buckets: the hooks' own test and the marked granules disagree")
+# A record's run is probed at once: 4 granules from its first byte's.
+run_marked = lambda a: any(marked(((a - t['recs']) // 96 * 96 + t['recs']) + 64 * g) for g in range(4))
+check(all(marked(c[1]) or (in_recs(c[1], t) and run_marked(c[1])) for c in calls),
+      "buckets: a hook call for an access of no marked granule, outside a run that covers one")
 lines = [t['data'] + 64 * i for i in range(t['elements'] // 8)]
 want_data = [sum(8 * rounds for l in lines if marked(l))] * 2
-got = kinds(calls, t)
+recs = [t['recs'] + 96 * ((k * 5) % t['rec_count']) for k in range(t['rec_count'])]
+want_recs = [rounds * sum(marked(r + 8 * f) for r in recs for f in (0, 5, 11)), rounds * sum(marked(r + 24) for r in recs)]
+got = kinds([c for c in calls if c[5]], t)
 check(got[:2] == want_data, f"buckets: (loads, stores) of marked data lines {got[:2]}, expected {want_data}")
 check(got[2] == (rounds if marked(t['flag']) else 0), f"buckets: {got[2]} flag loads reached the hooks")
+check(got[3:] == want_recs, f"buckets: (loads, stores) of marked record granules {got[3:]}, expected {want_recs}")
 check(total == every_total, f"buckets: {total} accesses counted, {every_total} in the full run")
 for f in failures:
     print('FAIL:', f)
-print(f"{every_total} accesses; access {K} an event; {want_data[0]} loads of marked lines")
+print(f"{every_total} accesses; accesses {K} and {R} events; {want_data[0]} data loads and {want_recs[0]} record loads "
+      "of marked granules")
 sys.exit(1 if failures else 0)
 PY
 pass "every access, none, the K-th, the marked lines: the hooks see exactly what the inline code lets through"

@@ -8,9 +8,9 @@
 //   HOOK_MODE=disarmed   no sample point, nothing watched: no call at all
 //   HOOK_MODE=every      every access is an event (exact mode's setting)
 //   HOOK_MODE=at:K       the K-th access is the first event, then disarmed
-//   HOOK_MODE=scattered  the filter marks one bucket in 8, scattered (64-byte
-//                        lines): bucket b when the top 3 bits of the 32-bit
-//                        product b · 2654435761 are 0
+//   HOOK_MODE=scattered  the filter marks one granule in 8, scattered:
+//                        granule b when the top 3 bits of the 32-bit product
+//                        b · 2654435761 are 0
 //
 // Each call: "N ADDRESS SIZE WRITE PC SLOW" (N: the access's number, counted
 // as the runtime's hooks count it; PC: the return address − 1; SLOW: 1 when
@@ -31,13 +31,13 @@ namespace {
 
 FILE* g_log = nullptr;
 bool g_disarm_after_first = false;
-alignas(64) uint8_t g_filter[sprof::kNothingWatchedSize];
+alignas(64) uint8_t g_filter[sprof::kNothingWatchedSize + sprof::kFilterPad];
 
 void note(const volatile void* p, unsigned size, bool write, void* return_address) {
     sprof::HotPath& h = SPROF_HOT_PATH_VARIABLE;
     const auto address = reinterpret_cast<uint64_t>(p);
     uint64_t n;
-    const bool slow = sprof::count_access(h, address >> sprof::line_shift(h), n);
+    const bool slow = sprof::count_access(h, address, n);
     std::fprintf(g_log, "%" PRIu64 " %p %u %d %p %d\n", n, const_cast<const void*>(p), size, write,
                  static_cast<char*>(return_address) - 1, slow);
     if (slow && g_disarm_after_first) sprof::disarm(h);
@@ -52,14 +52,15 @@ __attribute__((constructor)) void start() {
     }
     sprof::HotPath& h = SPROF_HOT_PATH_VARIABLE;
     if (std::strcmp(mode, "every") == 0) {
-        h.next_event = 0;
+        sprof::set_next_event(h, 0);
     } else if (std::strncmp(mode, "at:", 3) == 0) {
-        h.next_event = std::strtoull(mode + 3, nullptr, 10);
+        sprof::set_next_event(h, std::strtoull(mode + 3, nullptr, 10));
         g_disarm_after_first = true;
     } else if (std::strcmp(mode, "scattered") == 0) {
-        for (uint32_t b = 0; b < sizeof g_filter; ++b) g_filter[b] = (b * 2654435761u) >> 29 == 0;
+        for (uint32_t b = 0; b < sprof::kNothingWatchedSize; ++b) g_filter[b] = (b * 2654435761u) >> 29 == 0;
+        for (uint32_t b = 0; b < sprof::kFilterPad; ++b) g_filter[sprof::kNothingWatchedSize + b] = g_filter[b];
         h.filter = g_filter;
-        h.filter_mask = sizeof g_filter - 1;
+        h.filter_mask = sprof::kNothingWatchedSize - 1;
         h.line_mask = ~uint64_t{63};
     } else if (std::strcmp(mode, "disarmed") != 0) {
         std::fprintf(stderr, "hook_logger: unknown HOOK_MODE '%s'\n", mode);
@@ -68,7 +69,7 @@ __attribute__((constructor)) void start() {
 }
 
 __attribute__((destructor)) void end() {
-    std::fprintf(g_log, "end %" PRIu64 "\n", SPROF_HOT_PATH_VARIABLE.count.load(std::memory_order_relaxed));
+    std::fprintf(g_log, "end %" PRIu64 "\n", sprof::counted(SPROF_HOT_PATH_VARIABLE));
     std::fclose(g_log);
 }
 

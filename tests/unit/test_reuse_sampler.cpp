@@ -35,7 +35,7 @@ struct Stream {
         lines.push_back(line);
         const uint64_t k = lines.size();
         accesses.push_back(Access{line * 64 + offset, k, size, write, 1000 + k});
-        if (uint64_t n; count_access(hot, line, n)) sampler.access(hot, n, line, accesses.back());
+        if (uint64_t n; count_access(hot, line * 64 + offset, n)) sampler.access(hot, n, line, accesses.back());
         if (drain_every && k % drain_every == 0) drain();
     }
     void drain() { sampler.drain(out); }
@@ -166,8 +166,8 @@ TEST_CASE("the fast path: nothing to do for unwatched lines between sample point
     // A line is watched only at a sample point; before the first one, none is.
     const uint64_t first = h.next_event;
     uint64_t slow = 0;
-    for (uint64_t line = h.count.load() + 1; line < std::min<uint64_t>(first, 100'000); ++line)
-        slow += count_access(h, line, n);
+    for (uint64_t line = counted(h) + 1; line < std::min<uint64_t>(first, 100'000); ++line)
+        slow += count_access(h, line * 64, n);
     CHECK(slow == 0);
 }
 

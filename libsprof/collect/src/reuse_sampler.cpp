@@ -23,13 +23,14 @@ constexpr uint64_t kLineHashFactor = 0x9e3779b97f4a7c15ull;
 size_t table_slot(uint64_t line, uint32_t shift) { return (line * kLineHashFactor) >> shift; }
 
 constexpr size_t kMinCapacity = 64;
-// Filter buckets per table slot: the table is at most half full, so at most
-// one bucket in 128 holds a watched line, and under 1 % of accesses probe
-// in vain. Followed lines keep the table full: a sweep whose every reuse
-// is 10^5 accesses long follows ~300 lines at 1 sample in 10^4, and with 16
-// buckets a slot 2 % of its accesses took the slow path (bench, locality
-// overhead: 3.16× the plain run's CPU time with 16, 2.72× with 64). The
-// filter stays small enough for the cache: 64 KiB at 1,024 slots.
+// Filter granules per table slot and granule of a line: the table is at
+// most half full, so at most one granule in 128 holds a watched line, and
+// under 1 % of accesses probe in vain. Followed lines keep the table full:
+// a sweep whose every reuse is 10^5 accesses long follows ~300 lines at 1
+// sample in 10^4, and with 16 granules a slot 2 % of its accesses took the
+// slow path (bench, locality overhead: 3.16× the plain run's CPU time with
+// 16, 2.72× with 64). The filter stays small enough for the cache: 64 KiB
+// at 1,024 slots of 64-byte lines.
 constexpr size_t kBucketsPerSlot = 64;
 constexpr size_t kWindowRing = 256;
 constexpr size_t kTenureRing = size_t{1} << 14;  // tenures end at most as often as samples start
@@ -81,15 +82,21 @@ ReuseSampler::ReuseSampler(const SamplerSettings& s, uint32_t tid, uint64_t seed
       starts_(new SpscRing<SampleStart>(kSampleRing)) {
     capacity_ = kMinCapacity;
     table_ = map_zeroed<Watch>(capacity_);
-    filter_size_ = std::max(kMinFilter, capacity_ * kBucketsPerSlot);
-    filter_ = map_zeroed<uint8_t>(filter_size_);
+    map_filter();
     next_sample_ = gap();
+}
+
+// A zeroed filter for the table's capacity (lines larger than a granule cover several).
+void ReuseSampler::map_filter() {
+    const size_t granules_per_line = std::max<size_t>(line_size_ >> kFilterGranuleShift, 1);
+    filter_size_ = std::max(kMinFilter, capacity_ * kBucketsPerSlot * granules_per_line);
+    filter_ = map_zeroed<uint8_t>(filter_size_ + kFilterPad);
 }
 
 ReuseSampler::~ReuseSampler() {
     unmap_zeroed(table_, capacity_);
-    unmap_zeroed(filter_, filter_size_);
-    for (size_t i = 0; i < retired_count_; ++i) unmap_zeroed(retired_[i].filter, retired_[i].size);
+    unmap_zeroed(filter_, filter_size_ + kFilterPad);
+    for (size_t i = 0; i < retired_count_; ++i) unmap_zeroed(retired_[i].filter, retired_[i].size + kFilterPad);
     unmap_zeroed(follows_, follow_capacity_);
     delete samples_;
     delete windows_;
@@ -107,7 +114,7 @@ uint64_t ReuseSampler::gap() {
 }
 
 void ReuseSampler::arm(HotPath& h) const {
-    h.next_event = finished_ ? UINT64_MAX : std::min(next_sample_, window_end_);
+    set_next_event(h, finished_ ? counted(h) + kNoEvent : std::min(next_sample_, window_end_));
     h.filter = filter_;
     h.filter_mask = filter_size_ - 1;
     h.line_mask = ~(uint64_t{line_size_} - 1);
@@ -117,9 +124,17 @@ size_t ReuseSampler::home(uint64_t line) const {
     return table_slot(line, 64 - std::countr_zero(capacity_));
 }
 
+void ReuseSampler::mark(uint64_t line, int delta) {
+    const uint64_t first = line * line_size_, last = first + line_size_ - 1;
+    for (uint64_t granule = first >> kFilterGranuleShift; granule <= last >> kFilterGranuleShift; ++granule) {
+        const size_t b = filter_bucket(granule << kFilterGranuleShift, filter_size_ - 1);
+        if (filter_[b] != 255) filter_[b] = static_cast<uint8_t>(filter_[b] + delta);
+        if (b < kFilterPad) filter_[filter_size_ + b] = filter_[b];
+    }
+}
+
 void ReuseSampler::erase(Watch* w) {
-    uint8_t& count = filter_[bucket(w->line)];
-    if (count != 255) --count;
+    mark(w->line, -1);
     // Backward shift: later entries of the probe run move into the hole
     // unless they already sit at or after their home slot.
     const size_t mask = capacity_ - 1;
@@ -140,8 +155,7 @@ void ReuseSampler::insert(const Watch& w) {
     size_t i = home(w.line);
     while (table_[i].n != 0) i = (i + 1) & (capacity_ - 1);
     table_[i] = w;
-    uint8_t& count = filter_[bucket(w.line)];
-    if (count != 255) ++count;
+    mark(w.line, +1);
     ++open_;
 }
 
@@ -159,8 +173,7 @@ void ReuseSampler::grow() {
     const size_t old_filter_size = filter_size_;
     capacity_ *= 2;
     table_ = map_zeroed<Watch>(capacity_);
-    filter_size_ = std::max(kMinFilter, capacity_ * kBucketsPerSlot);
-    filter_ = map_zeroed<uint8_t>(filter_size_);
+    map_filter();
     open_ = 0;
     for (size_t i = 0; i < old_capacity; ++i)
         if (old[i].n != 0) insert(old[i]);  // fits: the new table is twice the old
@@ -304,7 +317,7 @@ void ReuseSampler::close_window(uint64_t n, uint64_t unseen_words) {
 
 bool ReuseSampler::access(HotPath& h, uint64_t n, uint64_t line, const Access& a) {
     if (finished_) return false;
-    if (filter_[bucket(line)]) reuse(n, line, a);
+    if (may_watch(a.address)) reuse(n, line, a);
     if (n >= next_sample_) {
         watch(n, line, a);
         ++window_samples_;

@@ -1,7 +1,10 @@
 /* A known stream of accesses for the inline fast path's tests: each round
  * of kernel() reads every element of `data` (8-byte loads, in order),
  * writes every element once (8-byte stores, in a stride-7 order, eight in
- * a row with no branch between them: one group of accesses for the plugin)
+ * a row with no branch between them: one group of accesses for the plugin),
+ * then in each of the `recs` (96 bytes, so they straddle 64-byte lines in
+ * every way) loads fields 0, 5 and 11 and stores field 3 (a run of accesses
+ * at constant offsets from one pointer, which the plugin probes at once),
  * and reads the volatile `flag` (a 4-byte volatile load). Nothing else in
  * kernel() touches memory: the sum and the indices stay in registers.
  *
@@ -11,9 +14,12 @@
  * table: nm -S). */
 #include "../workload_common.h" /* first: it defines _GNU_SOURCE */
 
-enum { kElements = 4096 };
+enum { kElements = 4096, kRecs = 256 };
 
 long data[kElements] __attribute__((aligned(64)));
+struct rec {
+    long field[12];
+} recs[kRecs] __attribute__((aligned(64)));
 volatile int flag = 1;
 
 __attribute__((noinline)) long kernel(long rounds) {
@@ -24,6 +30,11 @@ __attribute__((noinline)) long kernel(long rounds) {
 #define STORE(k) data[((i + k) * 7) & (kElements - 1)] = sum + i + k
             STORE(0); STORE(1); STORE(2); STORE(3); STORE(4); STORE(5); STORE(6); STORE(7);
 #undef STORE
+        }
+        for (long k = 0; k < kRecs; ++k) {
+            struct rec *r = &recs[(k * 5) & (kRecs - 1)];
+            sum += r->field[0] + r->field[5] + r->field[11];
+            r->field[3] = sum;
         }
         sum += flag;
     }
@@ -45,8 +56,8 @@ int main(int argc, char **argv) {
     if (truth) {
         FILE *f = fopen(truth, "w");
         if (!f) { perror(truth); return 1; }
-        fprintf(f, "rounds %ld\nelements %d\ndata %p\nflag %p\nkernel %p\n", rounds, kElements, (void *)data,
-                (void *)&flag, (void *)kernel);
+        fprintf(f, "rounds %ld\nelements %d\ndata %p\nrecs %p\nrec_count %d\nflag %p\nkernel %p\n", rounds, kElements,
+                (void *)data, (void *)recs, kRecs, (void *)&flag, (void *)kernel);
         fclose(f);
     }
     printf("%ld\n", sum);

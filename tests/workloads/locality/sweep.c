@@ -67,8 +67,10 @@ int main(int argc, char **argv) {
         fprintf(stderr, "sweep: bad arguments\n");
         return 2;
     }
-    struct job jobs[kMaxThreads];
-    pthread_t ids[kMaxThreads];
+    /* Static, not on main's stack: where a frame puts them is the compiler's
+     * choice, and which of their bytes share a line would follow it. */
+    static struct job jobs[kMaxThreads];
+    static pthread_t ids[kMaxThreads];
     char *first = NULL;
     for (long t = 0; t < threads; ++t) {
         char *lines = shared && first ? first : aligned_alloc(kLine, (size_t)(n * kLine));

@@ -26,70 +26,101 @@ namespace sprof {
 // access to the slow path. The thread-local one starts disarmed instead
 // (disarmed_hot_path()): a program built with sprof-cc and run without the
 // runtime never leaves its fast path.
+//
+// The count runs down: `until_event` is the number of accesses up to and
+// including the next event (a sample point or a window's end, access number
+// `next_event`), so the inline code takes a group's m numbers and tests for
+// the event in one step (until_event −= m; the group holds it when the
+// result is ≤ 0). The count of accesses so far is next_event − until_event
+// (counted()); moving the event keeps it (set_next_event()).
 struct HotPath {
-    std::atomic<uint64_t> count{0};  // accesses so far (the inline code adds a group's at its start);
-                                     // the owner adds, a reader may look
-    uint64_t next_event = 0;         // the slow path runs when count reaches this
-    const uint8_t* filter = nullptr; // per bucket of lines: nonzero when one may be watched
-    uint64_t filter_mask = 0;        // buckets − 1 (a power of two minus one)
-    uint64_t line_mask = ~uint64_t{63};  // an address's line: address & line_mask (~(line size − 1))
+    std::atomic<int64_t> until_event{0};  // the owner subtracts, a reader may look
+    uint64_t next_event = 0;              // the number of the next access that takes the slow path for itself
+    const uint8_t* filter = nullptr;      // per 64-byte granule of memory: nonzero when a watched line may lie there
+    uint64_t filter_mask = 0;             // granules − 1 (a power of two minus one)
+    uint64_t line_mask = ~uint64_t{63};   // an address's line: address & line_mask (~(line size − 1))
     std::atomic<uint64_t> unseen_words{0};  // memcpy/memset/str* traffic the compiler did not instrument
 };
 
 // The layout the plugin's inline code assumes (it reads these offsets from
 // this header, so a change here is a change of both sides, made on purpose).
-static_assert(offsetof(HotPath, count) == 0 && sizeof(HotPath::count) == 8);
+static_assert(offsetof(HotPath, until_event) == 0 && sizeof(HotPath::until_event) == 8);
 static_assert(offsetof(HotPath, next_event) == 8 && sizeof(HotPath::next_event) == 8);
 static_assert(offsetof(HotPath, filter) == 16 && sizeof(HotPath::filter) == 8);
 static_assert(offsetof(HotPath, filter_mask) == 24 && sizeof(HotPath::filter_mask) == 8);
 static_assert(offsetof(HotPath, line_mask) == 32 && sizeof(HotPath::line_mask) == 8);
 static_assert(offsetof(HotPath, unseen_words) == 40 && sizeof(HotPath) == 48 && alignof(HotPath) == 8);
-static_assert(std::atomic<uint64_t>::is_always_lock_free);
+static_assert(std::atomic<int64_t>::is_always_lock_free && std::atomic<uint64_t>::is_always_lock_free);
 
-// The thread-local HotPath (initial-exec TLS), and its symbol's name for the plugin.
-#define SPROF_HOT_PATH_VARIABLE __sprof_hot_path
+// The thread-local HotPath (initial-exec TLS), and its symbol's name for the
+// plugin. The name carries the layout's version: a program built for
+// another layout then fails to start ("undefined symbol") instead of
+// counting wrong.
+#define SPROF_HOT_PATH_VARIABLE __sprof_hot_path_2
 #define SPROF_HOT_PATH_SYMBOL SPROF_STRING_OF(SPROF_HOT_PATH_VARIABLE)
 #define SPROF_STRING_OF(x) SPROF_STRING_OF_TOKENS(x)
 #define SPROF_STRING_OF_TOKENS(x) #x
 
-// The filter's bucket of a line, from the address of its first byte: bits
-// 32 and up of its product with an odd factor below 2^31 (an immediate
-// operand of x86's imul, so the inline code needs no register for it),
-// masked to the filter's size. Consecutive and strided lines spread over
-// the buckets; no variable shift (x86 wants the count in %cl).
-constexpr uint64_t kFilterHashFactor = 0x61c88647;  // 2^32 / golden ratio
-inline uint64_t filter_bucket(uint64_t line_address, uint64_t filter_mask) {
-    return ((line_address * kFilterHashFactor) >> 32) & filter_mask;
+// The filter has a byte per 64-byte granule of memory, whatever the line
+// size: granule (address >> 6) & filter_mask. The inline code needs no
+// line mask and no multiply for it, just a shift and a mask, and the
+// granules of nearby addresses are neighbours, so one 2-, 4- or 8-byte
+// probe covers a run of accesses at small offsets from one pointer. A
+// watched line marks every granule it covers (lines of 128 bytes or more:
+// several); smaller lines share one. The filter's last kFilterPad bytes
+// repeat its first ones, so a probe that starts near the end reads the
+// granules it wraps around to.
+constexpr unsigned kFilterGranuleShift = 6;
+constexpr size_t kFilterPad = 8;
+inline uint64_t filter_bucket(uint64_t address, uint64_t filter_mask) {
+    return (address >> kFilterGranuleShift) & filter_mask;
 }
 
 inline unsigned line_shift(const HotPath& h) { return static_cast<unsigned>(std::countr_zero(h.line_mask)); }
 
+// The accesses counted so far.
+inline uint64_t counted(const HotPath& h) {
+    return h.next_event - static_cast<uint64_t>(h.until_event.load(std::memory_order_relaxed));
+}
+
+// Moves the next event to access `event`, keeping the count: one add to
+// until_event, so a signal handler's accesses in between stay counted.
+inline void set_next_event(HotPath& h, uint64_t event) {
+    h.until_event.fetch_add(static_cast<int64_t>(event - h.next_event), std::memory_order_relaxed);
+    h.next_event = event;
+}
+
 // Counts one access of the stream (its number, 1, 2, 3 …, goes to n) and
 // says whether it needs the slow path. The plugin's inline code decides
-// the same for a group of accesses (access_plugin.cpp), from the access's
-// address (address & line_mask: the line's first byte), and leaves the
+// the same for a group of accesses (access_plugin.cpp) and leaves the
 // doubtful ones to the hooks, which decide here.
-inline bool count_access(HotPath& h, uint64_t line, uint64_t& n) {
-    n = h.count.load(std::memory_order_relaxed) + 1;
-    h.count.store(n, std::memory_order_relaxed);  // one owner: a plain add, readable by another thread
-    return n >= h.next_event || h.filter[filter_bucket(line << line_shift(h), h.filter_mask)];
+inline bool count_access(HotPath& h, uint64_t address, uint64_t& n) {
+    const int64_t left = h.until_event.load(std::memory_order_relaxed) - 1;
+    h.until_event.store(left, std::memory_order_relaxed);  // one owner: a plain subtraction, readable by another thread
+    n = h.next_event - static_cast<uint64_t>(left);
+    return left <= 0 || h.filter[filter_bucket(address, h.filter_mask)];
 }
 
 // The filter of a disarmed fast path: nothing watched. Each object that
 // includes this header may have its own copy: only its zeros matter.
 constexpr size_t kNothingWatchedSize = 4096;
-alignas(64) inline constexpr uint8_t kNothingWatched[kNothingWatchedSize] = {};
+alignas(64) inline constexpr uint8_t kNothingWatched[kNothingWatchedSize + kFilterPad] = {};
+
+// Where a disarmed fast path puts its next event: beyond any count a
+// thread reaches (2^62 accesses), with room below 2^63 for until_event.
+constexpr uint64_t kNoEvent = uint64_t{1} << 62;
 
 // A fast path that never takes the slow path: no sample points, no watched
 // lines, 64-byte lines. A thread's HotPath starts so (a constant initializer:
 // the dynamic linker copies it into every thread).
 constexpr HotPath disarmed_hot_path() {
-    return HotPath{{0}, UINT64_MAX, kNothingWatched, kNothingWatchedSize - 1, ~uint64_t{63}, {0}};
+    return HotPath{{static_cast<int64_t>(kNoEvent)}, kNoEvent, kNothingWatched, kNothingWatchedSize - 1,
+                   ~uint64_t{63}, {0}};
 }
 
 // Points the fast path at nothing (keeps its counts and line size).
 inline void disarm(HotPath& h) {
-    h.next_event = UINT64_MAX;
+    set_next_event(h, counted(h) + kNoEvent);
     h.filter = kNothingWatched;
     h.filter_mask = kNothingWatchedSize - 1;
 }

@@ -156,8 +156,11 @@ private:
 
     uint64_t gap();
     size_t home(uint64_t line) const;
-    // The filter's bucket of a line, as the inline fast path finds it from an address.
-    size_t bucket(uint64_t line) const { return filter_bucket(line * line_size_, filter_size_ - 1); }
+    // Adds `delta` (±1) to the filter's count at every granule of `line`.
+    void mark(uint64_t line, int delta);
+    // Whether a watched line may lie in the granule of `address`.
+    bool may_watch(uint64_t address) const { return filter_[filter_bucket(address, filter_size_ - 1)] != 0; }
+    void map_filter();
     void erase(Watch* w);
     void insert(const Watch& w);
     void watch(uint64_t n, uint64_t line, const Access& a);
@@ -187,8 +190,9 @@ private:
     uint64_t window_unseen_start_ = 0;
 
     // Open samples: open addressing on the line (linear probing, deletion
-    // by backward shift), at most half full; and the filter: per bucket the
-    // number of watched lines in it (255 sticks: only a costlier probe).
+    // by backward shift), at most half full; and the filter: per granule the
+    // number of watched lines in it (255 sticks: only a costlier probe),
+    // filter_size_ granules and kFilterPad more that repeat the first.
     Watch* table_ = nullptr;
     size_t capacity_ = 0;
     size_t open_ = 0;
