@@ -171,6 +171,45 @@ TEST_CASE("the fast path: nothing to do for unwatched lines between sample point
     CHECK(slow == 0);
 }
 
+TEST_CASE("the count runs down to the next event and survives moving it") {
+    HotPath h = disarmed_hot_path();
+    uint64_t n = 0;
+    for (uint64_t i = 0; i < 100; ++i) CHECK_FALSE(count_access(h, 64 * i, n));
+    CHECK(n == 100);
+    CHECK(counted(h) == 100);
+    set_next_event(h, 103);  // accesses 101 and 102 pass, 103 is the event
+    CHECK_FALSE(count_access(h, 0, n));
+    CHECK_FALSE(count_access(h, 0, n));
+    CHECK(count_access(h, 0, n));
+    CHECK(n == 103);
+    disarm(h);
+    CHECK(counted(h) == 103);
+    CHECK_FALSE(count_access(h, 0, n));
+    CHECK(n == 104);
+}
+
+TEST_CASE("the filter marks every 64-byte granule of a watched line, and its pad repeats the first granules") {
+    for (const uint32_t line_size : {32u, 64u, 256u}) {
+        CAPTURE(line_size);
+        // Every access a sample point: the line of each access is watched until its next access.
+        ReuseSampler sampler({.line_size = line_size, .period = 1, .window_accesses = 1'000'000}, 1, 3);
+        HotPath h;
+        const uint64_t line = 1;  // granules from line_size / 64 on: the first ones, repeated in the pad
+        const uint64_t address = line * line_size + 8;
+        uint64_t n = 0;
+        REQUIRE(count_access(h, address, n));  // zero-initialised: the first access sets up
+        sampler.access(h, n, address / line_size, Access{address, 1, 8, false, 0});
+        const size_t size = h.filter_mask + 1;
+        std::vector<uint64_t> marked;
+        for (size_t g = 0; g < size; ++g)
+            if (h.filter[g]) marked.push_back(g);
+        std::vector<uint64_t> want;
+        for (uint64_t g = line * line_size / 64; g <= (line * line_size + line_size - 1) / 64; ++g) want.push_back(g);
+        CHECK(marked == want);  // 32-byte lines share a granule; 256-byte lines cover four
+        for (size_t b = 0; b < kFilterPad; ++b) CHECK(h.filter[size + b] == h.filter[b]);
+    }
+}
+
 TEST_CASE("the same seed gives the same sample points; another seed others") {
     auto points = [](uint64_t seed) {
         Stream s({.line_size = 64, .period = 50, .window_accesses = 1'000'000}, seed);
