@@ -12,10 +12,6 @@ void DataObjects::add_stack(uint32_t, uint64_t low, uint64_t high) {
     if (low < high) stacks_.emplace_back(low, high);
 }
 
-void DataObjects::add_events(std::vector<AllocationEvent>& events) {
-    events_.insert(events_.end(), events.begin(), events.end());
-}
-
 void DataObjects::add_starts(uint32_t tid, const std::vector<SampleStart>& starts) {
     for (const SampleStart& s : starts) starts_.push_back(Start{tid, s});
 }

@@ -37,7 +37,7 @@ public:
 
     void add_stack(uint32_t tid, uint64_t low, uint64_t high);
     // What a drain found: every thread's events and sample starts.
-    void add_events(std::vector<AllocationEvent>& events);
+    void add_events(SpscRing<AllocationEvent>& ring) { ring.pop_all(events_); }
     void add_starts(uint32_t tid, const std::vector<SampleStart>& starts);
     // Replays events and starts up to `limit` (UINT64_MAX: all); each start's
     // object is written (DATA_OBJECT) on first use.

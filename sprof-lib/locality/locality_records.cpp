@@ -100,7 +100,6 @@ void drain(ProfileSession& session, bool final) {
     w.replay_limit = allocation_epoch();
 
     SamplerOutput out;
-    std::vector<AllocationEvent> events;
     std::vector<LocalityWindow> windows;
     uint64_t live_lost = 0, live_lost_allocations = 0;
     for (auto& slot : g_threads) {
@@ -126,7 +125,7 @@ void drain(ProfileSession& session, bool final) {
             w.data.add_stack(tid, t->stack_low, t->stack_high);
             t->named = true;
         }
-        t->allocations.pop_all(events);
+        w.data.add_events(t->allocations);
         (exited ? g_lost_allocations : live_lost_allocations) += t->lost_allocations.load(std::memory_order_relaxed);
         // Once ended, the owner no longer touches its sampler or simulator.
         if (t->sampler) {
@@ -147,7 +146,6 @@ void drain(ProfileSession& session, bool final) {
             delete t;
         }
     }
-    w.data.add_events(events);
     // A static variable is found in the symbols of the objects whose code
     // the samples ran, read when a PC of theirs is first resolved: resolve
     // the sampled accesses' PCs before their data are named. (A program

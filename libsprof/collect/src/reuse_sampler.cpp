@@ -114,7 +114,8 @@ uint64_t ReuseSampler::gap() {
 }
 
 void ReuseSampler::arm(HotPath& h) const {
-    set_next_event(h, finished_ ? counted(h) + kNoEvent : std::min(next_sample_, window_end_));
+    const uint64_t event = finished_ ? counted(h) + kNoEvent : std::min(next_sample_, window_end_);
+    if (event != h.next_event) set_next_event(h, event);  // a locked add: only when it moves
     h.filter = filter_;
     h.filter_mask = filter_size_ - 1;
     h.line_mask = ~(uint64_t{line_size_} - 1);
