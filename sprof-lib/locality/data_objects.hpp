@@ -75,7 +75,13 @@ private:
     std::unordered_map<uint64_t, uint32_t> heap_ids_;    // allocation site (run-time PC) → id
     std::map<std::string, uint32_t> ids_;                 // other objects by a key of theirs → id
     uint32_t next_id_ = 0;
-    std::map<std::pair<uint32_t, uint64_t>, uint32_t> named_;  // (tid, position) of replayed starts → data id
+    // (tid, position) of replayed starts → data id
+    struct StartHash {
+        size_t operator()(const std::pair<uint32_t, uint64_t>& k) const {
+            return static_cast<size_t>((k.second ^ (uint64_t{k.first} << 40)) * 0x9e3779b97f4a7c15ull >> 16);
+        }
+    };
+    tsl::robin_map<std::pair<uint32_t, uint64_t>, uint32_t, StartHash> named_;
     std::vector<Mapping> mappings_;                       // every mapping, read when an address is in none known
 };
 

@@ -29,6 +29,7 @@ struct WriterState {
     DataObjects data;
     uint64_t replay_limit = 0;      // the allocation epoch the previous drain saw
     std::vector<Waiting> waiting;   // samples whose start is not replayed yet
+    SamplerOutput out;              // one thread's part of a drain (kept: its vectors keep their room)
 };
 // Never destroyed: the writer drains for the last time from the program's
 // exit handlers, after which a static's destructor may already have run.
@@ -99,7 +100,7 @@ void drain(ProfileSession& session, bool final) {
     const uint64_t limit = final ? UINT64_MAX : w.replay_limit;
     w.replay_limit = allocation_epoch();
 
-    SamplerOutput out;
+    SamplerOutput& out = w.out;
     std::vector<LocalityWindow> windows;
     uint64_t live_lost = 0, live_lost_allocations = 0;
     for (auto& slot : g_threads) {

@@ -55,9 +55,17 @@ uint32_t ProfileSession::function_id(const Resolved& r) {
 }
 
 ProfileSession::Code ProfileSession::code_at(uint64_t pc) {
+    if (code_generation_ != space_.generation()) {
+        code_of_.clear();
+        code_generation_ = space_.generation();
+    }
+    if (auto it = code_of_.find(pc); it != code_of_.end()) return it->second;
     const Resolved r = space_.resolve(pc);
     const CodeRef ref{function_id(r), r.function ? pc - r.bias : pc};
-    return {ref, locations_.locate(ref)};
+    const Code code{ref, locations_.locate(ref)};
+    // A PC in no mapping may be resolved by a later refresh, which resolve() just made or skipped.
+    if (code_generation_ == space_.generation()) code_of_.emplace(pc, code);
+    return code;
 }
 
 CodeRef ProfileSession::code_ref(uint64_t pc) { return code_at(pc).ref; }
@@ -118,6 +126,7 @@ void ProfileSession::exec_switch() {
     // Function ids already written stay valid; the new image's functions get new ones.
     by_range_.clear();
     unknown_in_object_.clear();
+    code_of_.clear();
     space_ = AddressSpace(pid_);
     load_address_space();
 }

@@ -107,6 +107,7 @@ void AddressSpace::set_pid(pid_t pid) {
     pid_ = pid;
     maps_.clear();
     quiet_until_ns_ = 0;
+    ++generation_;
 }
 
 void AddressSpace::refresh() {
@@ -116,6 +117,7 @@ void AddressSpace::refresh() {
     // start-up cost for nothing.
     for (Mapping& m : read_exec_mappings(pid_)) fresh.push_back({std::move(m), 0, false, nullptr});
     maps_ = std::move(fresh);
+    ++generation_;
 }
 
 void AddressSpace::attach(Loaded& loaded) {

@@ -13,6 +13,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include <tsl/robin_map.h>
+
 #include "sprof/code_locations.hpp"
 #include "sprof/interval_builder.hpp"
 #include "sprof/profile_io.hpp"
@@ -86,6 +88,10 @@ private:
     uint64_t samples_ = 0;
     uint32_t next_function_ = 0;
     std::unordered_map<const FunctionRange*, uint32_t> by_range_;
+    // Each PC as code_at found it, while the mappings stay those it was
+    // found in (a locality run names the same instructions again and again).
+    tsl::robin_map<uint64_t, Code> code_of_;
+    uint64_t code_generation_ = 0;
     std::map<std::string, uint32_t> unknown_in_object_;
     std::map<std::pair<std::string, std::string>, uint32_t> objects_;  // (path, build-id) → id
     uint32_t unknown_ = kNoObject;  // id of the [unknown] bucket once used

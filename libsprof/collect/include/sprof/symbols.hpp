@@ -115,6 +115,9 @@ public:
     void preload(ObjectSymbols table);
     // "PATH: why" for every object whose symbols could not be read (each once).
     const std::vector<std::string>& unreadable() const { return unreadable_; }
+    // Counts the times the mappings were read again or forgotten: a PC
+    // resolved before may resolve otherwise once it changed.
+    uint64_t generation() const { return generation_; }
 
 private:
     struct Loaded {
@@ -134,6 +137,7 @@ private:
     std::vector<std::shared_ptr<const ObjectSymbols>> tables_;
     std::vector<std::string> unreadable_;
     int64_t quiet_until_ns_ = 0;  // no refresh on a miss before this (miss storms)
+    uint64_t generation_ = 0;
 };
 
 }  // namespace sprof
