@@ -59,12 +59,14 @@ int plugin_is_GPL_compatible;
 namespace {
 
 // Trees kept across functions, registered with gcc's garbage collector.
-tree g_trees[4 + 16];
+tree g_trees[5 + 16 + 4];
 tree& g_hot_decl = g_trees[0];     // the thread-local HotPath
 tree& g_hot_alias = g_trees[1];    // pointer to a type of its own alias set: HotPath's fields alias nothing else
 tree& g_filter_type = g_trees[2];  // const unsigned char *
 tree& g_hook_type = g_trees[3];    // void (const void *, HotPath *), with the hooks' side effects spelled out
-tree* const g_hooks = g_trees + 4;  // the hooks, of that type, by position in kInlined
+tree& g_range_type = g_trees[4];   // void (const void *, size_t, HotPath *), likewise
+tree* const g_hooks = g_trees + 5;        // the hooks, of g_hook_type, by position in kInlined
+tree* const g_called_hooks = g_trees + 21;  // the hooks, of g_range_type, by position in kCalled
 
 const ggc_root_tab g_roots[] = {
     {g_trees, sizeof g_trees / sizeof g_trees[0], sizeof(tree), &gt_ggc_mx_tree_node, &gt_pch_nx_tree_node},
@@ -105,6 +107,13 @@ void make_trees() {
     tree attr = tree_cons(get_identifier("fn spec"), build_tree_list(NULL_TREE, build_string(6, spec)), NULL_TREE);
     g_hook_type = build_type_attribute_variant(
         build_function_type_list(void_type_node, ptr_type_node, ptr_type_node, NULL_TREE), attr);
+    // The hooks that stay calls, the same way: the size is a number ('.').
+    const char range_spec[] = ".cR . w ";
+    tree range_attr =
+        tree_cons(get_identifier("fn spec"), build_tree_list(NULL_TREE, build_string(8, range_spec)), NULL_TREE);
+    g_range_type = build_type_attribute_variant(
+        build_function_type_list(void_type_node, ptr_type_node, size_type_node, ptr_type_node, NULL_TREE),
+        range_attr);
 }
 
 // hot.FIELD as an operand, `hot` the HotPath's address.
@@ -153,16 +162,48 @@ int inlined_hook(const gimple* g) {
     return -1;
 }
 
-// A call of the same hook (the same symbol) that tells gcc what it touches.
-gcall* told_hook_call(gcall* call, tree hot) {
-    tree& decl = g_hooks[inlined_hook(call)];
+// The hooks that stay calls (accesses that may straddle lines), and the
+// number of bytes each takes: its second argument (0) or a fixed size.
+const built_in_function kCalled[4] = {BUILT_IN_TSAN_READ_RANGE, BUILT_IN_TSAN_WRITE_RANGE, BUILT_IN_TSAN_READ16,
+                                      BUILT_IN_TSAN_WRITE16};
+const unsigned kCalledSize[4] = {0, 0, 16, 16};
+
+int called_hook(const gimple* g) {
+    if (!gimple_call_builtin_p(g, BUILT_IN_NORMAL)) return -1;
+    for (int i = 0; i < 4; ++i)
+        if (DECL_FUNCTION_CODE(gimple_call_fndecl(g)) == kCalled[i]) return i;
+    return -1;
+}
+
+// A declaration of the symbol `call` calls, of `type`.
+tree told_decl(tree& decl, gcall* call, tree type) {
     if (!decl) {
-        decl = build_fn_decl(IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(gimple_call_fndecl(call))), g_hook_type);
+        decl = build_fn_decl(IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(gimple_call_fndecl(call))), type);
         DECL_ATTRIBUTES(decl) = tree_cons(get_identifier("leaf"), NULL_TREE, NULL_TREE);
     }
-    gcall* told = gimple_build_call(decl, 2, gimple_call_arg(call, 0), hot);
+    return decl;
+}
+
+// A call of the same hook (the same symbol) that tells gcc what it touches.
+gcall* told_hook_call(gcall* call, tree hot) {
+    gcall* told = gimple_build_call(told_decl(g_hooks[inlined_hook(call)], call, g_hook_type), 2,
+                                    gimple_call_arg(call, 0), hot);
     gimple_set_location(told, gimple_location(call));
     return told;
+}
+
+// The same for a hook that stays a call (the 16-byte ones get their size
+// as the range hooks do; the hook ignores it and the HotPath): it no longer
+// makes gcc reload the program's values from memory after it.
+void tell_called_hook(gcall* call, tree hot) {
+    const int i = called_hook(call);
+    tree size = kCalledSize[i] ? size_int(kCalledSize[i]) : gimple_call_arg(call, 1);
+    gcall* told = gimple_build_call(told_decl(g_called_hooks[i], call, g_range_type), 3, gimple_call_arg(call, 0),
+                                    size, hot);
+    gimple_set_location(told, gimple_location(call));
+    gimple_stmt_iterator at = gsi_for_stmt(call);
+    gsi_replace(&at, told, false);
+    cgraph_update_edges_for_call_stmt(call, gimple_call_fndecl(call), told);
 }
 
 // The filter a group of accesses probes, and its mask: the HotPath's, or,
@@ -449,8 +490,9 @@ struct InlineAccessPass : gimple_opt_pass {
     bool gate(function*) override { return (flag_sanitize & SANITIZE_THREAD) != 0; }
 
     unsigned int execute(function* fn) override {
-        // The groups, each in program order (nothing changed yet).
+        // The groups, each in program order (nothing changed yet), and the hooks that stay calls.
         std::vector<std::vector<gcall*>> groups;
+        std::vector<gcall*> called;
         basic_block bb;
         FOR_EACH_BB_FN(bb, fn) {
             bool open = false;
@@ -461,13 +503,15 @@ struct InlineAccessPass : gimple_opt_pass {
                     groups.back().push_back(as_a<gcall*>(g));
                     open = true;
                 } else if (is_gimple_call(g) || gimple_code(g) == GIMPLE_ASM) {
+                    if (called_hook(g) >= 0) called.push_back(as_a<gcall*>(g));
                     open = false;  // it may count accesses itself
                 }
             }
         }
-        if (groups.empty()) return 0;
+        if (groups.empty() && called.empty()) return 0;
         make_trees();
         tree hot = hot_path_address(fn);
+        for (gcall* call : called) tell_called_hook(call, hot);
         for (const auto& group : groups) inline_group(group, hot);
         free_dominance_info(CDI_DOMINATORS);
         free_dominance_info(CDI_POST_DOMINATORS);

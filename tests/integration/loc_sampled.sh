@@ -44,6 +44,50 @@ print(f"unseen: {want} words, {info['unseen_pct']:.2f} % of all accesses, in --i
 PY
 pass "--info and --mrc report the memcpy traffic as unseen"
 
+# memcmp and strcmp read up to and including the first difference (or
+# the NUL, or the end): the program knows where that is in each call.
+cat > compares.c <<'EOF'
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+static char a[4096], b[4096];
+int main(int argc, char **argv) {
+    const size_t n = (size_t)atol(argv[1]); /* not a constant: gcc calls the functions */
+    long words = 0, sum = 0;
+    for (size_t i = 0; i < n; ++i) a[i] = b[i] = (char)('a' + i % 26);
+    for (size_t k = 0; k < n; k += 37) { /* memcmp: the first difference at byte k */
+        b[k] ^= 1;
+        sum += memcmp(a, b, n) < 0;
+        words += (2 * (long)(k + 1) + 7) / 8;
+        b[k] ^= 1;
+    }
+    sum += memcmp(a, b, n); /* equal: all n bytes of both */
+    words += (2 * (long)n + 7) / 8;
+    a[n - 1] = b[n - 1] = 0;
+    for (size_t k = 0; k + 1 < n; k += 41) { /* strcmp: the first difference at byte k, else the NUL */
+        b[k] ^= 1;
+        sum += strcmp(a, b) < 0;
+        words += (2 * (long)(k + 1) + 7) / 8;
+        b[k] ^= 1;
+    }
+    sum += strcmp(a, b);
+    words += (2 * (long)n + 7) / 8;
+    printf("%ld %ld\n", words, sum);
+    return 0;
+}
+EOF
+"$BIN/sprof-cc" -O2 compares.c -o compares
+"$BIN/sprof_lib" -e "$events" --locality=$RATE -o compares.sprof ./compares 4000 > compares.out
+"$BIN/sprof" --info --format json compares.sprof > compares.json
+python3 - compares.json compares.out <<'PY' || fail "the bytes memcmp and strcmp read are not counted as unseen"
+import json, sys
+info = json.load(open(sys.argv[1]))["profiles"][0]["locality"]
+want = int(open(sys.argv[2]).read().split()[0])
+assert info["unseen_accesses"] == want, (info["unseen_accesses"], want)
+print(f"memcmp and strcmp: {want} words read, as the program counts them")
+PY
+pass "memcmp and strcmp: the bytes up to the first difference counted as unseen"
+
 "$BIN/sprof_lib" -e "$events" --locality=$RATE -o two.sprof \
     "$WORK/loc_sweep" -n $N -s $((SWEEPS / 2)) -t 2 -S -o truth2.txt
 "$BUILD/tests/locality_dump" two.sprof > two.json
