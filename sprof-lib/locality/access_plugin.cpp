@@ -217,11 +217,21 @@ struct Probe {
 // The 64-bit signed type of HotPath::until_event.
 tree until_type() { return signed_type_for(uint64_type_node); }
 
+// until_event as a slow block reads it: from memory (a volatile load),
+// never the value a group's start left, which gcc would otherwise keep in
+// a register for it, making the start a load, a subtraction and a store
+// instead of one subtraction in memory.
+tree read_until_event(Emitter& e, tree hot) {
+    tree ref = hot_field(hot, until_type(), offsetof(sprof::HotPath, until_event));
+    TREE_THIS_VOLATILE(ref) = 1;
+    return e.load(until_type(), ref);
+}
+
 // In a slow block (the rare branch): the filter for the accesses left.
 Probe group_probe(Emitter& e, tree hot, tree always) {
     using sprof::HotPath;
-    tree left = e.load(hot, until_type(), offsetof(HotPath, until_event));
-    tree due = e.value(boolean_type_node, LE_EXPR, left, build_int_cst(until_type(), 0));
+    tree left = read_until_event(e, hot);
+    tree due = e.value(boolean_type_node, LT_EXPR, left, build_int_cst(until_type(), 0));
     tree filter = e.load(hot, g_filter_type, offsetof(HotPath, filter));
     tree mask = e.load(hot, uint64_type_node, offsetof(HotPath, filter_mask));
     tree lhs = make_ssa_name(g_filter_type);
@@ -242,7 +252,7 @@ gimple* last_before(gimple_stmt_iterator at, basic_block bb) {
 void count_accesses(Emitter& e, tree hot, HOST_WIDE_INT delta) {
     if (delta == 0) return;
     tree type = until_type();
-    tree now = e.load(hot, type, offsetof(sprof::HotPath, until_event));
+    tree now = read_until_event(e, hot);
     e.add(gimple_build_assign(hot_field(hot, type, offsetof(sprof::HotPath, until_event)),
                               e.value(type, MINUS_EXPR, now, build_int_cst(type, delta))));
 }
@@ -352,8 +362,9 @@ tree probe_type(unsigned width) {
 // between them (nothing else can count an access in between, but for a
 // signal handler). The group takes its numbers at once, then probes the
 // filter once per run of accesses:
-//   before the first: until_event −= m;
-//                     filter, mask = the HotPath's, or "always" if until_event ≤ 0
+//   before the first: until_event −= m (one instruction: the value is not kept, the slow
+//                     blocks read it again);
+//                     filter, mask = the HotPath's, or "always" if until_event < 0
 //   at run r (its first access j, its accesses j … j+k):
 //                     if (the width bytes of filter at the granule of its lowest byte & mask) goto slow_r;
 //   slow_r (rare):    until_event += m − j + 1; the hooks of accesses j … j+k, each counting its
@@ -376,7 +387,7 @@ void inline_group(const std::vector<gcall*>& calls, tree hot) {
     first.add(gimple_build_assign(hot_field(hot, until_type(), offsetof(HotPath, until_event)), left));
     tree filter = first.load(hot, g_filter_type, offsetof(HotPath, filter));
     tree mask = first.load(hot, u64, offsetof(HotPath, filter_mask));
-    gimple* due = gimple_build_cond(LE_EXPR, left, build_int_cst(until_type(), 0), NULL_TREE, NULL_TREE);
+    gimple* due = gimple_build_cond(LT_EXPR, left, build_int_cst(until_type(), 0), NULL_TREE, NULL_TREE);
     first.add(due);
     basic_block head = gimple_bb(due);
     edge armed = split_block(head, due);

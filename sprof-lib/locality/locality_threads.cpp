@@ -187,7 +187,7 @@ void thread_start() {
         ThreadState* expected = nullptr;
         if (slot.compare_exchange_strong(expected, t.get())) {
             HotPath& h = hot();
-            h.until_event.store(static_cast<int64_t>(h.next_event), std::memory_order_relaxed);  // counted(h) = 0
+            h.until_event.store(static_cast<int64_t>(h.next_event - 1), std::memory_order_relaxed);  // counted(h) = 0
             h.unseen_words.store(0, std::memory_order_relaxed);
             if (t->sampler) {
                 t->sampler->arm(h);

@@ -22,20 +22,21 @@
 
 namespace sprof {
 
-// Zero-initialised (but for the line size), a HotPath sends its first
-// access to the slow path. The thread-local one starts disarmed instead
-// (disarmed_hot_path()): a program built with sprof-cc and run without the
-// runtime never leaves its fast path.
+// As initialised here, a HotPath sends its first access to the slow path.
+// The thread-local one starts disarmed instead (disarmed_hot_path()): a
+// program built with sprof-cc and run without the runtime never leaves its
+// fast path.
 //
-// The count runs down: `until_event` is the number of accesses up to and
-// including the next event (a sample point or a window's end, access number
+// The count runs down: `until_event` is the number of accesses that pass
+// before the next event (a sample point or a window's end, access number
 // `next_event`), so the inline code takes a group's m numbers and tests for
-// the event in one step (until_event −= m; the group holds it when the
-// result is ≤ 0). The count of accesses so far is next_event − until_event
-// (counted()); moving the event keeps it (set_next_event()).
+// the event in one instruction and a jump (until_event −= m; the group holds
+// the event when the result is negative). The count of accesses so far is
+// next_event − 1 − until_event (counted()); moving the event keeps it
+// (set_next_event()).
 struct HotPath {
     std::atomic<int64_t> until_event{0};  // the owner subtracts, a reader may look
-    uint64_t next_event = 0;              // the number of the next access that takes the slow path for itself
+    uint64_t next_event = 1;              // the number of the next access that takes the slow path for itself
     const uint8_t* filter = nullptr;      // per 64-byte granule of memory: nonzero when a watched line may lie there
     uint64_t filter_mask = 0;             // granules − 1 (a power of two minus one)
     uint64_t line_mask = ~uint64_t{63};   // an address's line: address & line_mask (~(line size − 1))
@@ -80,7 +81,7 @@ inline unsigned line_shift(const HotPath& h) { return static_cast<unsigned>(std:
 
 // The accesses counted so far.
 inline uint64_t counted(const HotPath& h) {
-    return h.next_event - static_cast<uint64_t>(h.until_event.load(std::memory_order_relaxed));
+    return h.next_event - 1 - static_cast<uint64_t>(h.until_event.load(std::memory_order_relaxed));
 }
 
 // Moves the next event to access `event`, keeping the count: one add to
@@ -97,8 +98,8 @@ inline void set_next_event(HotPath& h, uint64_t event) {
 inline bool count_access(HotPath& h, uint64_t address, uint64_t& n) {
     const int64_t left = h.until_event.load(std::memory_order_relaxed) - 1;
     h.until_event.store(left, std::memory_order_relaxed);  // one owner: a plain subtraction, readable by another thread
-    n = h.next_event - static_cast<uint64_t>(left);
-    return left <= 0 || h.filter[filter_bucket(address, h.filter_mask)];
+    n = h.next_event - 1 - static_cast<uint64_t>(left);
+    return left < 0 || h.filter[filter_bucket(address, h.filter_mask)];
 }
 
 // The filter of a disarmed fast path: nothing watched. Each object that
@@ -114,7 +115,7 @@ constexpr uint64_t kNoEvent = uint64_t{1} << 62;
 // lines, 64-byte lines. A thread's HotPath starts so (a constant initializer:
 // the dynamic linker copies it into every thread).
 constexpr HotPath disarmed_hot_path() {
-    return HotPath{{static_cast<int64_t>(kNoEvent)}, kNoEvent, kNothingWatched, kNothingWatchedSize - 1,
+    return HotPath{{static_cast<int64_t>(kNoEvent - 1)}, kNoEvent, kNothingWatched, kNothingWatchedSize - 1,
                    ~uint64_t{63}, {0}};
 }
 
