@@ -1,5 +1,6 @@
 #include "report_mrc.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <stdexcept>
@@ -18,8 +19,48 @@ namespace sprof::analyze {
 
 namespace {
 
+// Half the band's width, averaged over the sizes from 4 KiB to 64 MiB (all
+// sizes when none lies there): how far the curve may be off.
+double mean_half_width(const MissRatioCurve& curve, uint32_t line_size) {
+    double sum = 0, all = 0;
+    size_t n = 0;
+    for (const CurvePoint& point : curve.points) {
+        const uint64_t bytes = point.lines * line_size;
+        all += (point.high - point.low) / 2;
+        if (bytes < 4096 || bytes > (uint64_t{64} << 20)) continue;
+        sum += (point.high - point.low) / 2;
+        ++n;
+    }
+    return n ? sum / static_cast<double>(n) : curve.points.empty() ? 0 : all / static_cast<double>(curve.points.size());
+}
+
+// A band wider than ±0.01 comes from too few samples: the sampling rate
+// that would narrow it so (its width falls as one over the square root of
+// the samples). Below a thousand samples the band itself is not to be
+// trusted (a bootstrap over 15 samples of one loop has no spread at all),
+// so they are too few whatever it says.
+std::vector<std::string> band_notes(const MissRatioCurve& curve, const LocalityData& l, double half_width) {
+    std::vector<std::string> notes{"band: " + curve.band};
+    constexpr double kGoal = 0.01;
+    constexpr double kFewSamples = 1000;
+    const auto samples = static_cast<double>(l.samples);
+    if (l.exact || (half_width <= kGoal && samples >= kFewSamples) || l.sample_period <= 1) return notes;
+    const double denser =
+        std::ceil(std::max((half_width / kGoal) * (half_width / kGoal), kFewSamples / std::max(samples, 1.0)));
+    // The rate to ask for: 1, 2 or 5 times a power of ten, at or below what it takes.
+    const double wanted = std::max(1.0, static_cast<double>(l.sample_period) / denser);
+    const double decade = std::pow(10.0, std::floor(std::log10(wanted)));
+    const double step = wanted >= 5 * decade ? 5 : wanted >= 2 * decade ? 2 : 1;
+    const auto period = static_cast<uint64_t>(step * decade);
+    notes.push_back(fmt::format("{} samples are few (the band: ±{:.3f} on average over 4 KiB–64 MiB): for about ±{} "
+                                "sample {:.0f}× as often (sprof_lib --locality={})",
+                                l.samples, half_width, kGoal, denser, period));
+    return notes;
+}
+
 void write_curve(const Dataset& d, const LocalityData& l, const MrcParams& p, std::ostream& out) {
     const MissRatioCurve curve = miss_ratio_curve(l, p.curve);
+    const double half_width = mean_half_width(curve, l.line_size);
     const bool text = p.format == Format::text;
     Table t;
     if (text) t.add_column({Column::text, "cache"});
@@ -36,8 +77,8 @@ void write_curve(const Dataset& d, const LocalityData& l, const MrcParams& p, st
         t.put(point.low);
         t.put(point.high);
     }
-    write_locality_table(out, p.format, d, l, p.curve.policy, "miss ratio", {"band: " + curve.band}, t, "curve",
-                         {{"band", curve.band}});
+    write_locality_table(out, p.format, d, l, p.curve.policy, "miss ratio", band_notes(curve, l, half_width), t,
+                         "curve", {{"band", curve.band}, {"band_half_width", half_width}});
 }
 
 // The cache sizes of the per-function table, in lines: those asked for,

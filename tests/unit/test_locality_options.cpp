@@ -15,7 +15,7 @@ TEST_CASE("--locality: the flag alone, a period, exact; and back to text") {
     CHECK(run.mode == "sampled");
     CHECK(run.sample_period == kDefaultSamplePeriod);
     CHECK(run.window_accesses == kDefaultWindowAccesses);
-    CHECK(locality_text(run) == "10000");
+    CHECK(locality_text(run) == "100000");
     set_locality(run, "250");
     CHECK(run.sample_period == 250);
     CHECK(locality_text(run) == "250");

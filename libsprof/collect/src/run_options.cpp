@@ -179,7 +179,7 @@ const OptionRow kOptions[] = {
      [](const RunOptions& r) { return std::to_string(r.rotation.seed); }},
     {"locality", 0, "[=RATE|exact]", Option::locality, bit(Tool::sprof_lib),
      "cache locality of a program built with sprof-cc/sprof-c++: reuse\n"
-     "distances sampled once per RATE accesses (default 10000), or exact:\n"
+     "distances sampled once per RATE accesses (default 100000), or exact:\n"
      "every access through an exact cache simulator",
      [](RunOptions& r, const std::string& v) { set_locality(r.locality, v); },
      [](const RunOptions& r) { return locality_text(r.locality); }},

@@ -13,12 +13,15 @@ namespace sprof {
 
 struct RunOptions;
 
-// One sample point per 10^4 accesses on average: StatCache's figures hold
-// from this rate down; a denser one costs little (the fast path does the
-// same work between sample points) and gives a small program enough samples.
-constexpr uint64_t kDefaultSamplePeriod = 10'000;
+// One sample point per 10^5 accesses on average, as StatCache samples: a
+// run of 10^9 accesses (a second or two of CPU time) gives 10^4 samples,
+// which hold the curve within about 0.01 (bench/RESULTS.md, locality
+// accuracy by rate). Each sample costs about 1.5 µs (its watch, the line
+// followed for SIP, the writer), so a shorter run that needs more samples
+// asks for them (--locality=10000); sprof --mrc says when the band is wide.
+constexpr uint64_t kDefaultSamplePeriod = 100'000;
 constexpr uint64_t kMaxSamplePeriod = 1'000'000'000;
-// Windows of 10^8 accesses: 10^4 samples each at the default rate.
+// Windows of 10^8 accesses: 10^3 samples each at the default rate.
 constexpr uint64_t kDefaultWindowAccesses = 100'000'000;
 constexpr uint32_t kMinLineSize = 8;  // every 1-8 byte access is in one line
 constexpr uint32_t kMaxLineSize = 4096;
