@@ -11,8 +11,11 @@
 // __tsan_read1/2/4/8, __tsan_write1/2/4/8 and their volatile forms by the
 // hooks' fast path (count_access in sprof/hot_path.hpp), inline, on the
 // thread-local HotPath (initial-exec TLS, defined by libsprof_access.so and
-// by the runtime). 16-byte and range accesses, atomics and vtable-pointer
-// stores keep their calls.
+// by the runtime). Unaligned accesses of up to 8 bytes and 16-byte ones
+// (gcc's range and 16-byte hooks) are inline when their bytes lie in one
+// line and call their hook when they straddle two (inline_range); other
+// range accesses, atomics and vtable-pointer stores keep their calls, told
+// what they touch.
 //
 // The calls of one basic block with no other call between them form a
 // group: it takes its access numbers at once, and each run of its accesses
@@ -168,10 +171,14 @@ const built_in_function kCalled[4] = {BUILT_IN_TSAN_READ_RANGE, BUILT_IN_TSAN_WR
                                       BUILT_IN_TSAN_WRITE16};
 const unsigned kCalledSize[4] = {0, 0, 16, 16};
 
+// (gimple_call_builtin_p would refuse the range hooks: gcc's tsan pass
+// passes their size as a sizetype, the builtin's type says pointer-sized.)
 int called_hook(const gimple* g) {
-    if (!gimple_call_builtin_p(g, BUILT_IN_NORMAL)) return -1;
-    for (int i = 0; i < 4; ++i)
-        if (DECL_FUNCTION_CODE(gimple_call_fndecl(g)) == kCalled[i]) return i;
+    if (!is_gimple_call(g) || !gimple_call_fndecl(g) || !fndecl_built_in_p(gimple_call_fndecl(g), BUILT_IN_NORMAL))
+        return -1;
+    for (unsigned i = 0; i < 4; ++i)
+        if (DECL_FUNCTION_CODE(gimple_call_fndecl(g)) == kCalled[i])
+            return gimple_call_num_args(g) == (kCalledSize[i] ? 1u : 2u) ? static_cast<int>(i) : -1;
     return -1;
 }
 
@@ -195,7 +202,7 @@ gcall* told_hook_call(gcall* call, tree hot) {
 // The same for a hook that stays a call (the 16-byte ones get their size
 // as the range hooks do; the hook ignores it and the HotPath): it no longer
 // makes gcc reload the program's values from memory after it.
-void tell_called_hook(gcall* call, tree hot) {
+gcall* tell_called_hook(gcall* call, tree hot) {
     const int i = called_hook(call);
     tree size = kCalledSize[i] ? size_int(kCalledSize[i]) : gimple_call_arg(call, 1);
     gcall* told = gimple_build_call(told_decl(g_called_hooks[i], call, g_range_type), 3, gimple_call_arg(call, 0),
@@ -204,6 +211,7 @@ void tell_called_hook(gcall* call, tree hot) {
     gimple_stmt_iterator at = gsi_for_stmt(call);
     gsi_replace(&at, told, false);
     cgraph_update_edges_for_call_stmt(call, gimple_call_fndecl(call), told);
+    return told;
 }
 
 // The filter a group of accesses probes, and its mask: the HotPath's, or,
@@ -474,6 +482,77 @@ void inline_group(const std::vector<gcall*>& calls, tree hot) {
     }
 }
 
+// The bytes a hook that stays a call takes when they are known and few
+// (unaligned accesses of 2 to 8 bytes: memcpy(&x, p, 4); 16-byte ones), or 0.
+HOST_WIDE_INT inlinable_size(gcall* call) {
+    const int i = called_hook(call);
+    if (kCalledSize[i]) return kCalledSize[i];
+    tree size = gimple_call_arg(call, 1);
+    return tree_fits_shwi_p(size) && tree_to_shwi(size) >= 1 && tree_to_shwi(size) <= 8 ? tree_to_shwi(size) : 0;
+}
+
+// An access of `size` bytes that gcc could not prove aligned (a range or
+// 16-byte hook): one access of the stream when its bytes lie in one line,
+// two when they straddle. The common case inline, alone (its count is not
+// known before it runs, so it is no group's):
+//   head:   if (((a ^ (a + size − 1)) & line_mask) | filter[(a >> 6) & mask]) goto call;
+//   count:  if (--until_event < 0) { until_event += 1; goto call; }  goto join;
+//   call:   the hook, which counts and decides as it always did
+// (a watched line marks every granule it covers, so the granule of a is enough).
+void inline_range(gcall* call, HOST_WIDE_INT size, tree hot) {
+    using sprof::HotPath;
+    tree u64 = uint64_type_node;
+    const profile_probability rare = profile_probability::very_unlikely();
+    const location_t where = gimple_location(call);
+    Emitter e{gsi_for_stmt(call), where};
+    tree address = e.value(u64, NOP_EXPR, gimple_call_arg(call, 0));
+    tree last = e.value(u64, PLUS_EXPR, address, build_int_cst(u64, size - 1));
+    tree straddles = e.value(u64, BIT_AND_EXPR, e.value(u64, BIT_XOR_EXPR, address, last),
+                             e.load(hot, u64, offsetof(HotPath, line_mask)));
+    tree bucket = e.value(sizetype, BIT_AND_EXPR,
+                          e.value(u64, RSHIFT_EXPR, address, build_int_cst(u64, sprof::kFilterGranuleShift)),
+                          e.load(hot, u64, offsetof(HotPath, filter_mask)));
+    tree cell = e.value(g_filter_type, POINTER_PLUS_EXPR, e.load(hot, g_filter_type, offsetof(HotPath, filter)), bucket);
+    tree byte = build2(MEM_REF, unsigned_char_type_node, cell, build_int_cst(g_filter_type, 0));
+    TREE_THIS_NOTRAP(byte) = 1;
+    tree doubt = e.value(u64, BIT_IOR_EXPR, straddles, e.value(u64, NOP_EXPR, e.load(unsigned_char_type_node, byte)));
+    gimple* to_hook = gimple_build_cond(NE_EXPR, doubt, build_int_cst(u64, 0), NULL_TREE, NULL_TREE);
+    e.add(to_hook);
+
+    basic_block head = gimple_bb(to_hook);
+    edge to_call = split_block(head, to_hook);  // head → [call, the rest]
+    basic_block call_block = to_call->dest;
+    edge after = split_block(call_block, call);  // [call] → the rest
+    basic_block join = after->dest;
+    to_call->flags = EDGE_TRUE_VALUE;
+    to_call->probability = rare;
+
+    basic_block count = create_empty_bb(head);
+    basic_block undo = create_empty_bb(count);
+    if (current_loops) {
+        add_bb_to_loop(count, head->loop_father);
+        add_bb_to_loop(undo, head->loop_father);
+    }
+    edge to_count = make_edge(head, count, EDGE_FALSE_VALUE);
+    to_count->probability = rare.invert();
+    count->count = to_count->count();
+    Emitter c{gsi_start_bb(count), where};
+    tree left = c.value(until_type(), MINUS_EXPR, c.load(hot, until_type(), offsetof(HotPath, until_event)),
+                        build_int_cst(until_type(), 1));
+    c.add(gimple_build_assign(hot_field(hot, until_type(), offsetof(HotPath, until_event)), left));
+    c.add(gimple_build_cond(LT_EXPR, left, build_int_cst(until_type(), 0), NULL_TREE, NULL_TREE));
+    edge counted = make_edge(count, join, EDGE_FALSE_VALUE);
+    counted->probability = rare.invert();
+    edge to_undo = make_edge(count, undo, EDGE_TRUE_VALUE);
+    to_undo->probability = rare;
+    undo->count = to_undo->count();
+    Emitter u{gsi_start_bb(undo), where};
+    count_accesses(u, hot, -1);  // the event's access: the hook counts it
+    make_single_succ_edge(undo, call_block, EDGE_FALLTHRU);
+    call_block->count = to_call->count() + to_undo->count();
+    tell_called_hook(call, hot);
+}
+
 // The address of the thread's HotPath, computed once on entry to the function.
 tree hot_path_address(function* fn) {
     tree hot = make_ssa_name(build_pointer_type(TREE_TYPE(g_hot_decl)));
@@ -522,7 +601,10 @@ struct InlineAccessPass : gimple_opt_pass {
         if (groups.empty() && called.empty()) return 0;
         make_trees();
         tree hot = hot_path_address(fn);
-        for (gcall* call : called) tell_called_hook(call, hot);
+        for (gcall* call : called) {
+            if (const HOST_WIDE_INT size = inlinable_size(call)) inline_range(call, size, hot);
+            else tell_called_hook(call, hot);
+        }
         for (const auto& group : groups) inline_group(group, hot);
         free_dominance_info(CDI_DOMINATORS);
         free_dominance_info(CDI_POST_DOMINATORS);

@@ -3,7 +3,8 @@
 # against the hooks it stands for. The accesses workload makes a known
 # stream (per round: 4096 8-byte loads of `data`, 4096 8-byte stores, in
 # each of 256 96-byte records three loads and a store that the plugin probes
-# as one run, one 4-byte volatile load); libhook_logger.so, preloaded like
+# as one run, 256 unaligned 4-byte loads, inline but for those that straddle
+# two lines, one 4-byte volatile load); libhook_logger.so, preloaded like
 # the runtime, arms the thread's HotPath in one way or another and logs
 # every hook call (the access's number as the hooks count it, address,
 # size, kind, PC):
@@ -11,9 +12,9 @@
 #    hook, numbered 1, 2, 3 …, with its size and kind, its PC in kernel();
 #  * disarmed: no hook is called, and the inline code counted the same
 #    number of accesses as the hooks did;
-#  * the K-th access an event, K a store of a group and K a load inside a
-#    run: the first access the hooks send to the slow path is access K, the
-#    same access as in the run above;
+#  * the K-th access an event, K a store of a group, a load inside a run and
+#    an unaligned load: the first access the hooks send to the slow path is
+#    access K, the same access as in the run above;
 #  * one filter granule in 8 marked, scattered: every access to a marked
 #    granule reaches its hook (the inline index is filter_bucket's), and
 #    any other only as part of a run whose probe covers a marked granule;
@@ -41,28 +42,31 @@ logged() {  # logged MODE LOG: a run with the hooks' stand-in
 }
 logged every every.log
 logged disarmed disarmed.log
-read -r K R < <(python3 - every.log every.log.truth <<'PY'
+read -r K R U < <(python3 - every.log every.log.truth <<'PY'
 import sys
 # K: the 5,004th store to data, deep inside kernel()'s loops, the 4th of a
 # group of 8. R: the 300th load of field 5 of a record, the second access of
-# its run.
+# its run. U: the 300th unaligned load of bytes that lies in one line.
 log, truth = sys.argv[1:]
 t = {l.split()[0]: l.split()[1] for l in open(truth)}
-data, recs = int(t['data'], 16), int(t['recs'], 16)
+data, recs, b = int(t['data'], 16), int(t['recs'], 16), int(t['bytes'], 16)
 calls = [l.split() for l in open(log) if l.split()[0] != 'end']
 stores = [int(c[0]) for c in calls if c[3] == '1' and data <= int(c[1], 16) < data + 8 * 4096]
 fifth = [int(c[0]) for c in calls if c[3] == '0' and recs <= int(c[1], 16) < recs + 96 * int(t['rec_count'])
          and (int(c[1], 16) - recs) % 96 == 40]
-print(stores[5003], fifth[299])
+whole = [int(c[0]) for c in calls if b <= int(c[1], 16) < b + 256 * 13 + 4 and c[2] == '4']
+print(stores[5003], fifth[299], whole[299])
 PY
 )
 logged "at:$K" at.log
 logged "at:$R" at-run.log
+logged "at:$U" at-range.log
 logged scattered buckets.log
 kernel_size=$(nm -S "$PROG" | awk '$4 == "kernel" {print $2}')
-python3 - "$ROUNDS" "$K" "$R" "$kernel_size" <<'PY' || fail "the inline fast path and the hooks disagree (above)"
+python3 - "$ROUNDS" "$K" "$R" "$U" "$kernel_size" <<'PY' || fail "the inline fast path and the hooks disagree (above)"
 import sys
-rounds, K, R, kernel_size = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4], 16)
+rounds, K, R, U = (int(a) for a in sys.argv[1:5])
+kernel_size = int(sys.argv[5], 16)
 failures = []
 def check(ok, what):
     if not ok:
@@ -77,15 +81,24 @@ def load(name):
             end = int(w[1])
         else:
             calls.append((int(w[0]), int(w[1], 16), int(w[2]), w[3] == '1', int(w[4], 16), w[5] == '1'))
-    return calls, end, {k: int(v, 16) if k in ('data', 'recs', 'flag', 'kernel') else int(v) for k, v in t.items()}
+    return calls, end, {k: int(v, 16) if k in ('data', 'recs', 'bytes', 'flag', 'kernel') else int(v)
+                        for k, v in t.items()}
 
 def in_recs(a, t):
     return t['recs'] <= a < t['recs'] + 96 * t['rec_count']
 
+def in_bytes(a, t):
+    return t['bytes'] <= a < t['bytes'] + 256 * 13 + 4
+
+# The unaligned loads of a round: at bytes + 13k + 1, one access per 64-byte line they touch.
+UNALIGNED = [13 * k + 1 for k in range(256)]
+straddles = lambda offset, t: (t['bytes'] + offset) // 64 != (t['bytes'] + offset + 3) // 64
+start_of = lambda a, t: next(t['bytes'] + o for o in UNALIGNED if t['bytes'] + o <= a < t['bytes'] + o + 4)
+
 def kinds(calls, t):
-    """(data loads, data stores, flag loads, record loads, record stores) with the right sizes and
-    fields, PCs in kernel()."""
-    data, out = t['data'], [0, 0, 0, 0, 0]
+    """(data loads, data stores, flag loads, record loads, record stores, unaligned loads' line parts,
+    their bytes) with the right sizes and fields, PCs in kernel()."""
+    data, out = t['data'], [0, 0, 0, 0, 0, 0, 0]
     for n, a, size, write, pc, slow in calls:
         if data <= a < data + 8 * t['elements']:
             out[1 if write else 0] += size == 8
@@ -94,6 +107,9 @@ def kinds(calls, t):
         elif in_recs(a, t):
             field = (a - t['recs']) % 96 // 8
             out[4 if write else 3] += size == 8 and field == (3 if write else field) and field in (0, 5, 11, 3)
+        elif in_bytes(a, t):
+            out[5] += not write
+            out[6] += size
         else:
             continue
         check(t['kernel'] <= pc < t['kernel'] + kernel_size,
@@ -101,7 +117,8 @@ def kinds(calls, t):
     return out
 
 calls, total, t = load('every.log')
-expected = [rounds * t['elements'], rounds * t['elements'], rounds, 3 * rounds * t['rec_count'], rounds * t['rec_count']]
+expected = [rounds * t['elements'], rounds * t['elements'], rounds, 3 * rounds * t['rec_count'], rounds * t['rec_count'],
+            rounds * sum(1 + straddles(o, t) for o in UNALIGNED), rounds * 4 * len(UNALIGNED)]
 check(all(c[5] for c in calls), "every: a hook call that the hooks' own test does not send to the slow path")
 check([c[0] for c in calls] == list(range(1, len(calls) + 1)), "every: the accesses are not numbered 1, 2, 3 …")
 check(total == len(calls), f"every: {len(calls)} hook calls, the thread counted {total}")
@@ -109,8 +126,11 @@ check(kinds(calls, t) == expected, f"every: (loads, stores, flag loads) {kinds(c
 by_number = {c[0]: c for c in calls}
 every_total, every_data = total, t['data']
 
+# Disarmed, only the unaligned loads that straddle two lines reach their hook (which counts them).
 calls, total, t = load('disarmed.log')
-check(calls == [], f"disarmed: {len(calls)} hook calls, none expected")
+check(all(in_bytes(c[1], t) and straddles(start_of(c[1], t) - t['bytes'], t) and not c[5] for c in calls)
+      and len(calls) == rounds * 2 * sum(straddles(o, t) for o in UNALIGNED),
+      f"disarmed: {len(calls)} hook calls, expected the straddling unaligned loads' alone")
 check(total == every_total, f"disarmed: the inline code counted {total} accesses, the hooks {every_total}")
 
 # The inline code may call the hooks of a group of accesses that holds the
@@ -123,7 +143,8 @@ def at(log, K, base_of):
     early = [c for c in calls if not c[5]]
     calls = [c for c in calls if c[5]]
     check(len(calls) == 1 and calls[0][0] == K, f"{log}: slow accesses {calls[:3]}…, expected access {K} alone")
-    check(all(c[0] < K or (c[0] <= K + 3 and in_recs(c[1], t)) for c in early),
+    # Beyond the event: the rest of its run, and unaligned loads that straddle lines (the hook counts those).
+    check(all(c[0] < K or (c[0] <= K + 3 and in_recs(c[1], t)) or in_bytes(c[1], t) for c in early),
           f"{log}: hook calls beyond the event's run that it did not need: {[c for c in early if c[0] > K][:3]}")
     if calls:
         n, a, size, write, pc, slow = calls[0]
@@ -133,6 +154,7 @@ def at(log, K, base_of):
     check(total == every_total, f"{log}: {total} accesses counted, {every_total} in the full run")
 at('at.log', K, lambda t: t['data'])
 at('at-run.log', R, lambda t: t['recs'])
+at('at-range.log', U, lambda t: t['bytes'])
 
 # Granules as sprof::filter_bucket finds them (4096 of 64 bytes).
 calls, total, t = load('buckets.log')
@@ -141,21 +163,28 @@ marked = lambda a: ((granule(a) * 2654435761) % 2**32) >> 29 == 0
 check(all(c[5] == marked(c[1]) for c in calls), "buckets: the hooks' own test and the marked granules disagree")
 # A record's run is probed at once: 4 granules from its first byte's.
 run_marked = lambda a: any(marked(((a - t['recs']) // 96 * 96 + t['recs']) + 64 * g) for g in range(4))
-check(all(marked(c[1]) or (in_recs(c[1], t) and run_marked(c[1])) for c in calls),
+# An unaligned load reaches its hook when it straddles two lines, or its first byte's granule is marked.
+range_called = lambda a: straddles(start_of(a, t) - t['bytes'], t) or marked(start_of(a, t))
+check(all(marked(c[1]) or (in_recs(c[1], t) and run_marked(c[1])) or (in_bytes(c[1], t) and range_called(c[1]))
+          for c in calls),
       "buckets: a hook call for an access of no marked granule, outside a run that covers one")
 lines = [t['data'] + 64 * i for i in range(t['elements'] // 8)]
 want_data = [sum(8 * rounds for l in lines if marked(l))] * 2
 recs = [t['recs'] + 96 * ((k * 5) % t['rec_count']) for k in range(t['rec_count'])]
 want_recs = [rounds * sum(marked(r + 8 * f) for r in recs for f in (0, 5, 11)), rounds * sum(marked(r + 24) for r in recs)]
+# Every line part of an unaligned load whose granule is marked reaches the hooks, marked.
+parts = [p for o in UNALIGNED for p in ([t['bytes'] + o] + ([(t['bytes'] + o + 3) // 64 * 64] if straddles(o, t) else []))]
+want_parts = rounds * sum(marked(p) for p in parts)
 got = kinds([c for c in calls if c[5]], t)
 check(got[:2] == want_data, f"buckets: (loads, stores) of marked data lines {got[:2]}, expected {want_data}")
 check(got[2] == (rounds if marked(t['flag']) else 0), f"buckets: {got[2]} flag loads reached the hooks")
-check(got[3:] == want_recs, f"buckets: (loads, stores) of marked record granules {got[3:]}, expected {want_recs}")
+check(got[3:5] == want_recs, f"buckets: (loads, stores) of marked record granules {got[3:5]}, expected {want_recs}")
+check(got[5] == want_parts, f"buckets: {got[5]} parts of unaligned loads of marked granules, expected {want_parts}")
 check(total == every_total, f"buckets: {total} accesses counted, {every_total} in the full run")
 for f in failures:
     print('FAIL:', f)
-print(f"{every_total} accesses; accesses {K} and {R} events; {want_data[0]} data loads and {want_recs[0]} record loads "
-      "of marked granules")
+print(f"{every_total} accesses; accesses {K}, {R} and {U} events; {want_data[0]} data loads, {want_recs[0]} record "
+      f"loads and {want_parts} unaligned load parts of marked granules")
 sys.exit(1 if failures else 0)
 PY
 pass "every access, none, the K-th, the marked lines: the hooks see exactly what the inline code lets through"

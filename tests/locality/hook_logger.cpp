@@ -12,12 +12,14 @@
 //                        granule b when the top 3 bits of the 32-bit product
 //                        b · 2654435761 are 0
 //
+// Range and 16-byte hooks log a line per cache line their bytes touch.
 // Each call: "N ADDRESS SIZE WRITE PC SLOW" (N: the access's number, counted
 // as the runtime's hooks count it; PC: the return address − 1; SLOW: 1 when
 // the hooks' own test, count_access, sends the access to the slow path, as
 // the runtime's would: the inline code may call a hook for an access of a
 // group that holds the event, and leaves the choice to it); at exit:
 // "end COUNT", the thread's count of accesses.
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
@@ -73,7 +75,30 @@ __attribute__((destructor)) void end() {
     std::fclose(g_log);
 }
 
+// A range or 16-byte access: one access per line its bytes touch, as the runtime counts them.
+void note_lines(const volatile void* p, size_t size, bool write, void* return_address) {
+    const auto start = reinterpret_cast<uint64_t>(p);
+    const unsigned shift = sprof::line_shift(SPROF_HOT_PATH_VARIABLE);
+    for (uint64_t line = start >> shift; line <= (start + size - 1) >> shift; ++line) {
+        const uint64_t from = std::max(start, line << shift), to = std::min(start + size, (line + 1) << shift);
+        note(reinterpret_cast<const volatile void*>(from), static_cast<unsigned>(to - from), write, return_address);
+    }
+}
+
 }  // namespace
+
+extern "C" __attribute__((visibility("default"))) void __tsan_read_range(void* p, size_t n) {
+    note_lines(p, n, false, __builtin_return_address(0));
+}
+extern "C" __attribute__((visibility("default"))) void __tsan_write_range(void* p, size_t n) {
+    note_lines(p, n, true, __builtin_return_address(0));
+}
+extern "C" __attribute__((visibility("default"))) void __tsan_read16(void* p) {
+    note_lines(p, 16, false, __builtin_return_address(0));
+}
+extern "C" __attribute__((visibility("default"))) void __tsan_write16(void* p) {
+    note_lines(p, 16, true, __builtin_return_address(0));
+}
 
 #define HOOKS(n)                                                                                                 \
     extern "C" __attribute__((visibility("default"))) void __tsan_read##n(void* p) {                          \

@@ -5,8 +5,11 @@
  * then in each of the `recs` (96 bytes, so they straddle 64-byte lines in
  * every way) loads fields 0, 5 and 11 and stores field 3 (a run of accesses
  * at constant offsets from one pointer, which the plugin probes at once),
- * and reads the volatile `flag` (a 4-byte volatile load). Nothing else in
- * kernel() touches memory: the sum and the indices stay in registers.
+ * then reads 4 bytes at each of 256 offsets 13 apart in `bytes` (unaligned:
+ * memcpy, which gcc instruments as a range access; the ones at 61 to 63 in
+ * a 64-byte line straddle two lines), and reads the volatile `flag` (a
+ * 4-byte volatile load). Nothing else in kernel() touches memory: the sum
+ * and the indices stay in registers.
  *
  * usage: accesses [-r ROUNDS] [-o TRUTH]
  * The truth file gives the rounds, the elements, and the addresses of
@@ -14,12 +17,15 @@
  * table: nm -S). */
 #include "../workload_common.h" /* first: it defines _GNU_SOURCE */
 
+#include <string.h>
+
 enum { kElements = 4096, kRecs = 256 };
 
 long data[kElements] __attribute__((aligned(64)));
 struct rec {
     long field[12];
 } recs[kRecs] __attribute__((aligned(64)));
+unsigned char bytes[256 * 13 + 4] __attribute__((aligned(64)));
 volatile int flag = 1;
 
 __attribute__((noinline)) long kernel(long rounds) {
@@ -35,6 +41,11 @@ __attribute__((noinline)) long kernel(long rounds) {
             struct rec *r = &recs[(k * 5) & (kRecs - 1)];
             sum += r->field[0] + r->field[5] + r->field[11];
             r->field[3] = sum;
+        }
+        for (long k = 0; k < 256; ++k) {
+            unsigned x;
+            memcpy(&x, bytes + k * 13 + 1, sizeof x);
+            sum += x;
         }
         sum += flag;
     }
@@ -56,8 +67,8 @@ int main(int argc, char **argv) {
     if (truth) {
         FILE *f = fopen(truth, "w");
         if (!f) { perror(truth); return 1; }
-        fprintf(f, "rounds %ld\nelements %d\ndata %p\nrecs %p\nrec_count %d\nflag %p\nkernel %p\n", rounds, kElements,
-                (void *)data, (void *)recs, kRecs, (void *)&flag, (void *)kernel);
+        fprintf(f, "rounds %ld\nelements %d\ndata %p\nrecs %p\nrec_count %d\nbytes %p\nflag %p\nkernel %p\n", rounds,
+                kElements, (void *)data, (void *)recs, kRecs, (void *)bytes, (void *)&flag, (void *)kernel);
         fclose(f);
     }
     printf("%ld\n", sum);
