@@ -42,8 +42,8 @@ def configs(bin_dir):
     return [
         ("instrumented, on its own (the fast path alone)", None),
         ("instrumented, sprof_lib without --locality", [lib] + events + ["--"]),
-        ("instrumented, sprof_lib --locality (1 in 10^4, the default)", [lib] + events + ["--locality", "--"]),
-        ("instrumented, sprof_lib --locality=100000", [lib] + events + ["--locality=100000", "--"]),
+        ("instrumented, sprof_lib --locality (1 in 10^5, the default)", [lib] + events + ["--locality", "--"]),
+        ("instrumented, sprof_lib --locality=10000", [lib] + events + ["--locality=10000", "--"]),
     ]
 
 
