@@ -165,8 +165,8 @@ int inlined_hook(const gimple* g) {
     return -1;
 }
 
-// The hooks that stay calls (accesses that may straddle lines), and the
-// number of bytes each takes: its second argument (0) or a fixed size.
+// The hooks of accesses that may straddle lines, and the number of bytes
+// each takes: its second argument (0) or a fixed size.
 const built_in_function kCalled[4] = {BUILT_IN_TSAN_READ_RANGE, BUILT_IN_TSAN_WRITE_RANGE, BUILT_IN_TSAN_READ16,
                                       BUILT_IN_TSAN_WRITE16};
 const unsigned kCalledSize[4] = {0, 0, 16, 16};
@@ -202,7 +202,7 @@ gcall* told_hook_call(gcall* call, tree hot) {
 // The same for a hook that stays a call (the 16-byte ones get their size
 // as the range hooks do; the hook ignores it and the HotPath): it no longer
 // makes gcc reload the program's values from memory after it.
-gcall* tell_called_hook(gcall* call, tree hot) {
+void tell_called_hook(gcall* call, tree hot) {
     const int i = called_hook(call);
     tree size = kCalledSize[i] ? size_int(kCalledSize[i]) : gimple_call_arg(call, 1);
     gcall* told = gimple_build_call(told_decl(g_called_hooks[i], call, g_range_type), 3, gimple_call_arg(call, 0),
@@ -211,7 +211,6 @@ gcall* tell_called_hook(gcall* call, tree hot) {
     gimple_stmt_iterator at = gsi_for_stmt(call);
     gsi_replace(&at, told, false);
     cgraph_update_edges_for_call_stmt(call, gimple_call_fndecl(call), told);
-    return told;
 }
 
 // The filter a group of accesses probes, and its mask: the HotPath's, or,
