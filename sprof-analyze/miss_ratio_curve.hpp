@@ -4,7 +4,9 @@
 // Sampled profiles: LRU by the time-local StatStack (statstack.hpp) over
 // each thread's samples, cut into pieces (reuse_pieces.hpp); random
 // replacement by StatCache (statcache.hpp) per sampling window, with the
-// thread's cache filling before its misses evict. Threads and windows are combined weighted by their accesses.
+// thread's cache filling before its misses evict and its cold misses
+// evicting as its footprint grows. Threads and windows are combined
+// weighted by their accesses.
 // Exact profiles: the exact simulator's counts, summed over threads.
 //
 // Confidence bands (95 %):
