@@ -160,18 +160,31 @@ double FootprintGrowth::cold_evictions(uint64_t lines, uint64_t position, uint64
     return std::fmax(at(after(position, distance - 1)) - l, 0.0) - std::fmax(at(position) - l, 0.0);
 }
 
-std::vector<StreamWindow> solving_windows(const ReuseStream& s) {
-    std::vector<StreamWindow> out;
+std::vector<SolvingWindow> solving_windows(const ReuseStream& s) {
+    std::vector<SolvingWindow> out;
+    const auto add = [&](SolvingWindow& w, uint32_t i) {
+        w.accesses += s.samples[i].weight;
+        w.index.push_back(i);
+        w.samples.push_back(s.samples[i]);
+    };
+    const bool positioned = std::none_of(s.samples.begin(), s.samples.end(), [](const StreamSample& x) { return x.position == 0; });
+    if (positioned && !s.pieces.empty()) {
+        out.resize(s.pieces.size());
+        for (uint32_t i = 0; i < s.samples.size(); ++i) {
+            const auto after_start = std::upper_bound(s.pieces.begin(), s.pieces.end(), s.samples[i].position);
+            add(out[static_cast<size_t>(after_start - s.pieces.begin()) - 1], i);
+        }
+        std::erase_if(out, [](const SolvingWindow& w) { return w.index.empty(); });
+        return out;
+    }
     bool open = false;  // the last entry still gathers windows
     for (const StreamWindow& w : s.windows) {
-        if (!open) out.push_back({0, w.first, 0});
-        out.back().accesses += w.accesses;
-        out.back().count += w.count;
-        open = out.back().count < kMinWindowSamples;
+        if (!open) out.emplace_back();
+        for (size_t i = w.first; i < w.first + w.count; ++i) add(out.back(), static_cast<uint32_t>(i));
+        open = out.back().index.size() < kMinWindowSamples;
     }
     if (open && out.size() > 1) {  // a short tail joins the window before it
-        out[out.size() - 2].accesses += out.back().accesses;
-        out[out.size() - 2].count += out.back().count;
+        for (uint32_t i : out.back().index) add(out[out.size() - 2], i);
         out.pop_back();
     }
     return out;

@@ -1,6 +1,6 @@
 // StatCache (Berg & Hagersten, ISPASS 2004): the miss ratio R of a fully
 // associative cache of L lines with random replacement, from the reuse
-// distances sampled in one window.
+// distances sampled in one window (solving_windows: a piece of the stream).
 //
 // Between a sampled access and its trigger lie d − 1 other accesses
 // (statstack.hpp has the distance convention). Each of them evicts a
@@ -34,7 +34,7 @@
 // evictions fell into the time of data that fit, and the misses they
 // caused evicted in turn: a run that fills a 16 MiB cache with one hash
 // table and then works on another (the hash workload; each just fits) got
-// 0.078 for 0.060 (mean of 10 runs, 1 in 10^4; now 0.061), and a sweep
+// 0.078 for 0.060 (mean of 10 runs, 1 in 10^4; now 0.064), and a sweep
 // over new lines after work on a data set that fits got 0.032 for its cold
 // misses alone, 0.008 (tests/unit/test_analyze_mrc.cpp; now 0.0075).
 //
@@ -128,13 +128,30 @@ WindowReuses bucket_window(std::span<const StreamSample> samples);
 // Sets w.spared for `cache` from the window's samples, those w was bucketed from.
 void spare_cold(WindowReuses& w, std::span<const StreamSample> samples, const CacheFill& cache);
 
-// The windows StatCache solves its equation in. Per window, each phase of a
-// program gets its own miss ratio; but the equation is not linear, and a
-// window of a few samples has a biased root (one sample: 0 or nearly 1) and
-// no spread to measure. So consecutive windows of a thread are solved
-// together until they hold kMinWindowSamples (a short tail joins the last).
+// The windows StatCache solves its equation in, each with its own
+// eviction rate, so that a program's phases get their own miss ratios.
+// They are the stream's pieces (reuse_pieces.hpp), where its distances are
+// alike, as the equation assumes within a window; a sampling window of 10^8
+// accesses held a setup and the loop after it, and their one eviction rate
+// took the setup's few evictions into the loop's reuses (the pointer
+// chase's 2 MiB cache: 0.757 for 0.772, mean of 5 runs at 1 in 10^4; now
+// 0.769). Without positions (profiles before format 1.5) they are the
+// sampling windows. The equation is not linear: a window of a few samples
+// has a biased root (one sample: 0 or nearly 1) and no spread to measure,
+// so consecutive sampling windows of a thread are solved together until
+// they hold kMinWindowSamples (a short tail joins the last), and a piece
+// holds kMinPieceSamples or more unless the stream is one piece. Where the
+// cache just holds the data, the root leaves 0 at a kink, and the pieces'
+// roots average a little above the root of all their samples together:
+// random loads over 16 MiB got 0.021 at 16 MiB for 0.008 (0.019 solved
+// as one window; 5 runs).
 constexpr size_t kMinWindowSamples = 32;
-std::vector<StreamWindow> solving_windows(const ReuseStream& s);
+struct SolvingWindow {
+    double accesses = 0;                // Σ w: the accesses its samples stand for
+    std::vector<uint32_t> index;        // its samples: ReuseStream::samples[index[j]] …
+    std::vector<StreamSample> samples;  // … and their copies, in that order
+};
+std::vector<SolvingWindow> solving_windows(const ReuseStream& s);
 
 // The share of accesses that evict, E(R), in window w.
 double eviction_ratio(const WindowReuses& w, const CacheFill& cache, double miss_ratio);
