@@ -125,9 +125,9 @@ MissRatioCurve sampled_lru_curve(const LocalityData& data, const std::vector<uin
     return curve;
 }
 
-// A thread's footprint in lines for StatCache's fill (statcache.hpp): the
-// weight of its samples never reused, or one more than the largest E[S] of
-// its reuses if that is more.
+// A thread's footprint in lines, whether StatCache's cache fills
+// (statcache.hpp): the weight of its samples never reused, or one more
+// than the largest E[S] of its reuses if that is more.
 double footprint(const ReuseStream& s) {
     const std::vector<double> stack = stack_model(s).sample_expected();
     double never = 0, widest = 0;
@@ -150,12 +150,14 @@ MissRatioCurve sampled_random_curve(const LocalityData& data, const std::vector<
     for (const ReuseStream& s : data.streams) accesses += stream_accesses(s);
     for (const ReuseStream& s : data.streams) {
         const double lines = footprint(s), own = stream_accesses(s);
-        for (const StreamWindow& w : solving_windows(s)) {
-            const WindowReuses reuses = bucket_window(s.samples_of(w));
-            const double share = static_cast<double>(w.accesses) / accesses;
+        const FootprintGrowth growth(s);
+        for (const SolvingWindow& w : solving_windows(s)) {
+            WindowReuses reuses = bucket_window(w.samples);
+            const double share = w.accesses / accesses;
             double r = 1;  // R falls as the cache grows: each size starts from the last one's root
             for (size_t k = 0; k < sizes.size(); ++k) {
-                const CacheFill cache = cache_fill(sizes[k], lines, own);
+                const CacheFill cache = cache_fill(sizes[k], lines, growth, own);
+                spare_cold(reuses, w.samples, cache);
                 r = solve_random_miss_ratio(reuses, cache, r);
                 ratio[k] += share * r;
                 variance[k] += share * share * random_miss_ratio_variance(reuses, cache, r);
@@ -163,7 +165,7 @@ MissRatioCurve sampled_random_curve(const LocalityData& data, const std::vector<
         }
     }
     MissRatioCurve curve;
-    curve.band = "delta method per sampling window, 95 %";
+    curve.band = "delta method per piece of the stream, 95 %";
     for (size_t k = 0; k < sizes.size(); ++k) {
         const double half = kZ95 * std::sqrt(variance[k]);
         curve.points.push_back({sizes[k], ratio[k], std::fmax(0.0, ratio[k] - half), std::fmin(1.0, ratio[k] + half)});
@@ -201,12 +203,18 @@ std::vector<double> sample_miss_probabilities(const ReuseStream& s, Policy polic
             if (s.samples[i].distance != kNoReuse) p[i] = stack[i] >= static_cast<double>(lines) ? 1 : 0;
         return p;
     }
-    const CacheFill cache = cache_fill(lines, footprint(s), stream_accesses(s));
-    for (const StreamWindow& w : solving_windows(s)) {
-        const double e = eviction_ratio(solve_random_miss_ratio(bucket_window(s.samples_of(w)), cache), cache);
-        for (size_t i = w.first; i < w.first + w.count; ++i)
-            if (s.samples[i].distance != kNoReuse)
-                p[i] = random_miss_probability(static_cast<double>(s.samples[i].distance - 1), e, lines);
+    const FootprintGrowth growth(s);
+    const CacheFill cache = cache_fill(lines, footprint(s), growth, stream_accesses(s));
+    for (const SolvingWindow& w : solving_windows(s)) {
+        WindowReuses reuses = bucket_window(w.samples);
+        spare_cold(reuses, w.samples, cache);
+        const double e = eviction_ratio(reuses, cache, solve_random_miss_ratio(reuses, cache));
+        for (size_t j = 0; j < w.samples.size(); ++j) {
+            const StreamSample& x = w.samples[j];
+            if (x.distance == kNoReuse) continue;
+            const double cold = cache.fills ? growth.cold_evictions(lines, x.position, x.distance) : 0;
+            p[w.index[j]] = random_miss_probability(static_cast<double>(x.distance - 1), cold, e, lines);
+        }
     }
     return p;
 }

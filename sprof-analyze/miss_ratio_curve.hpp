@@ -3,8 +3,11 @@
 //
 // Sampled profiles: LRU by the time-local StatStack (statstack.hpp) over
 // each thread's samples, cut into pieces (reuse_pieces.hpp); random
-// replacement by StatCache (statcache.hpp) per sampling window, with the
-// thread's cache filling before its misses evict. Threads and windows are combined weighted by their accesses.
+// replacement by StatCache (statcache.hpp) per piece of each thread's
+// stream (per sampling window without positions), with the thread's cache
+// filling before its misses evict and its cold misses evicting as its
+// footprint grows. Threads and pieces are combined weighted by their
+// accesses.
 // Exact profiles: the exact simulator's counts, summed over threads.
 //
 // Confidence bands (95 %):
@@ -15,7 +18,7 @@
 //   binomial band on the share of missing samples ignores; the conversion
 //   has no smooth influence function (a loop puts every sample at one
 //   distance), so no analytic band fits it.
-// * Random replacement: the delta method on each window's equation
+// * Random replacement: the delta method on each piece's equation
 //   (statcache.hpp), normal, clipped to [0, 1]. A bootstrap would solve the
 //   equation anew per replicate, 200 times the model's cost.
 // * Exact: low = high = the miss ratio.
@@ -69,7 +72,7 @@ StackDistanceModel stack_model(const ReuseStream& s);
 bool lru_misses(const StackDistanceModel& m, uint64_t distance, uint64_t position, uint64_t lines);
 
 // The miss probability of every sample of a stream in a cache of `lines`
-// lines (LRU: 0 or 1; random replacement: StatCache's per window); a sample
+// lines (LRU: 0 or 1; random replacement: StatCache's per piece); a sample
 // never reused stands for the cold miss of its line's first access: 1.
 std::vector<double> sample_miss_probabilities(const ReuseStream& s, Policy policy, uint64_t lines);
 

@@ -40,10 +40,19 @@ Equation evaluate(const WindowReuses& w, double eviction_ratio, double log_q) {
     const bool one_line = std::isinf(log_q);  // g is a step at R = 0: slope 0 above it
     for (size_t b = 0; b < w.between.size(); ++b) {
         const double s = spared(eviction_ratio * w.between[b], log_q);
-        sum += w.weight[b] * (1 - s);
-        if (!one_line) slope -= w.weight[b] * w.between[b] * log_q * s;
+        sum += w.weight[b] - w.spared[b] * s;
+        if (!one_line) slope -= w.spared[b] * w.between[b] * log_q * s;
     }
     return {sum / w.total, slope / w.total};
+}
+
+// c + φ: the share of accesses whose misses are no part of E, in window w.
+double not_evicting(const WindowReuses& w, const CacheFill& cache) { return w.no_reuse / w.total + cache.fill; }
+
+// The position `distance` accesses after `position`, saturated (a hostile profile).
+uint64_t after(uint64_t position, uint64_t distance) {
+    return distance > std::numeric_limits<uint64_t>::max() - position ? std::numeric_limits<uint64_t>::max()
+                                                                      : position + distance;
 }
 
 }  // namespace
@@ -52,17 +61,20 @@ WindowReuses bucket_window(std::span<const StreamSample> samples) {
     struct Keyed {
         uint64_t key, between;
         double weight;
+        uint32_t sample;
     };
     std::vector<Keyed> reused;
     WindowReuses w;
-    for (const StreamSample& s : samples) {
+    w.bucket.assign(samples.size(), UINT32_MAX);
+    for (uint32_t i = 0; i < samples.size(); ++i) {
+        const StreamSample& s = samples[i];
         ++w.samples;
         w.total += s.weight;
         if (s.distance == kNoReuse) {
             w.no_reuse += s.weight;
             w.no_reuse2 += s.weight * s.weight;
         } else {
-            reused.push_back({bucket_of(s.distance - 1), s.distance - 1, s.weight});
+            reused.push_back({bucket_of(s.distance - 1), s.distance - 1, s.weight, i});
         }
     }
     std::sort(reused.begin(), reused.end(), [](const Keyed& a, const Keyed& b) { return a.key < b.key; });
@@ -76,80 +88,162 @@ WindowReuses bucket_window(std::span<const StreamSample> samples) {
         w.between.back() += x * static_cast<double>(reused[i].between);  // a sum until the end
         w.weight.back() += x;
         w.weight2.back() += x * x;
+        w.bucket[reused[i].sample] = static_cast<uint32_t>(w.between.size() - 1);
     }
     for (size_t b = 0; b < w.between.size(); ++b) w.between[b] /= w.weight[b];
+    w.spared = w.weight;
     return w;
 }
 
-std::vector<StreamWindow> solving_windows(const ReuseStream& s) {
-    std::vector<StreamWindow> out;
+void spare_cold(WindowReuses& w, std::span<const StreamSample> samples, const CacheFill& cache) {
+    w.spared = w.weight;
+    if (!cache.fills || !cache.growth) return;
+    const double log_q = log_spare(cache.lines);
+    for (size_t i = 0; i < samples.size(); ++i) {
+        if (w.bucket[i] == UINT32_MAX) continue;
+        const double c = cache.growth->cold_evictions(cache.lines, samples[i].position, samples[i].distance);
+        if (c > 0) w.spared[w.bucket[i]] -= samples[i].weight * (1 - spared(c, log_q));
+    }
+}
+
+FootprintGrowth::FootprintGrowth(const ReuseStream& s) {
+    for (const StreamWindow& w : s.windows) accesses_ += static_cast<double>(w.accesses);
+    timed_ = !s.samples.empty() &&
+             std::none_of(s.samples.begin(), s.samples.end(), [](const StreamSample& x) { return x.position == 0; });
+    // The estimate of F changes by +w at a sample and by −w at its trigger,
+    // where its access stops being the last one to its line.
+    std::vector<std::pair<uint64_t, double>> changes;
+    for (const StreamSample& x : s.samples) {
+        if (x.distance == kNoReuse) cold_ += x.weight;
+        if (!timed_) continue;
+        changes.emplace_back(x.position, x.weight);
+        if (x.distance != kNoReuse) changes.emplace_back(after(x.position, x.distance), -x.weight);
+    }
+    if (!timed_) return;
+    std::sort(changes.begin(), changes.end());
+    const double end = std::fmax(accesses_, static_cast<double>(changes.back().first));
+    // Pool adjacent violators: blocks of steps, each holding the mean of its
+    // steps weighted by their accesses, until the blocks' means ascend.
+    struct Block {
+        uint64_t from;
+        double sum, accesses;  // Σ value · accesses, Σ accesses
+        double mean() const { return sum / accesses; }
+    };
+    std::vector<Block> blocks;
+    double estimate = 0;
+    for (size_t i = 0; i < changes.size();) {
+        const uint64_t from = changes[i].first;
+        for (; i < changes.size() && changes[i].first == from; ++i) estimate += changes[i].second;
+        const double to = i < changes.size() ? static_cast<double>(changes[i].first) : end + 1;
+        Block b{from, estimate * (to - static_cast<double>(from)), to - static_cast<double>(from)};
+        while (!blocks.empty() && blocks.back().mean() > b.mean()) {
+            b = {blocks.back().from, blocks.back().sum + b.sum, blocks.back().accesses + b.accesses};
+            blocks.pop_back();
+        }
+        blocks.push_back(b);
+    }
+    for (const Block& b : blocks) {
+        from_.push_back(b.from);
+        value_.push_back(std::fmin(b.mean(), cold_));
+    }
+}
+
+double FootprintGrowth::at(uint64_t access) const {
+    const auto step = std::upper_bound(from_.begin(), from_.end(), access);
+    return step == from_.begin() ? 0 : value_[static_cast<size_t>(step - from_.begin()) - 1];
+}
+
+double FootprintGrowth::cold_evictions(uint64_t lines, uint64_t position, uint64_t distance) const {
+    const double l = static_cast<double>(lines);
+    if (distance <= 1 || cold_ <= l) return 0;
+    if (!timed_) return (cold_ - l) * static_cast<double>(distance - 1) / accesses_;
+    return std::fmax(at(after(position, distance - 1)) - l, 0.0) - std::fmax(at(position) - l, 0.0);
+}
+
+std::vector<SolvingWindow> solving_windows(const ReuseStream& s) {
+    std::vector<SolvingWindow> out;
+    const auto add = [&](SolvingWindow& w, uint32_t i) {
+        w.accesses += s.samples[i].weight;
+        w.index.push_back(i);
+        w.samples.push_back(s.samples[i]);
+    };
+    const bool positioned = std::none_of(s.samples.begin(), s.samples.end(), [](const StreamSample& x) { return x.position == 0; });
+    if (positioned && !s.pieces.empty()) {
+        out.resize(s.pieces.size());
+        for (uint32_t i = 0; i < s.samples.size(); ++i) {
+            const auto after_start = std::upper_bound(s.pieces.begin(), s.pieces.end(), s.samples[i].position);
+            add(out[static_cast<size_t>(after_start - s.pieces.begin()) - 1], i);
+        }
+        std::erase_if(out, [](const SolvingWindow& w) { return w.index.empty(); });
+        return out;
+    }
     bool open = false;  // the last entry still gathers windows
     for (const StreamWindow& w : s.windows) {
-        if (!open) out.push_back({0, w.first, 0});
-        out.back().accesses += w.accesses;
-        out.back().count += w.count;
-        open = out.back().count < kMinWindowSamples;
+        if (!open) out.emplace_back();
+        for (size_t i = w.first; i < w.first + w.count; ++i) add(out.back(), static_cast<uint32_t>(i));
+        open = out.back().index.size() < kMinWindowSamples;
     }
     if (open && out.size() > 1) {  // a short tail joins the window before it
-        out[out.size() - 2].accesses += out.back().accesses;
-        out[out.size() - 2].count += out.back().count;
+        for (uint32_t i : out.back().index) add(out[out.size() - 2], i);
         out.pop_back();
     }
     return out;
 }
 
-CacheFill cache_fill(uint64_t lines, double footprint, double accesses) {
-    if (footprint <= static_cast<double>(lines) || accesses <= 0) return {lines, 0, false};
-    return {lines, static_cast<double>(lines) / accesses, true};
+CacheFill cache_fill(uint64_t lines, double footprint, const FootprintGrowth& growth, double accesses) {
+    const double l = static_cast<double>(lines);
+    if (footprint <= l || accesses <= 0) return {lines, 0, false, nullptr};
+    return {lines, std::fmax(l - growth.cold_misses(), 0.0) / accesses, true, &growth};
 }
 
-double eviction_ratio(double miss_ratio, const CacheFill& cache) {
-    return cache.fills ? std::fmax(miss_ratio - cache.fill, 0.0) : 0.0;
+double eviction_ratio(const WindowReuses& w, const CacheFill& cache, double miss_ratio) {
+    return cache.fills && w.total > 0 ? std::fmax(miss_ratio - not_evicting(w, cache), 0.0) : 0.0;
 }
 
-double random_miss_probability(double between, double eviction_ratio, uint64_t lines) {
-    return 1 - spared(eviction_ratio * between, log_spare(lines));
+double random_miss_probability(double between, double cold_evictions, double eviction_ratio, uint64_t lines) {
+    return 1 - spared(eviction_ratio * between + cold_evictions, log_spare(lines));
 }
 
 double solve_random_miss_ratio(const WindowReuses& w, const CacheFill& cache, double start) {
     if (w.total <= 0) return 0;
-    const double cold = w.no_reuse / w.total;  // the root when no miss evicts
-    if (!cache.fills) return cold;
-    // In E = R − φ: the largest root of k(E) = g(E) − φ − E, concave, with k(1 − φ) ≤ 0.
-    const double log_q = log_spare(cache.lines), phi = cache.fill;
+    if (!cache.fills) return w.no_reuse / w.total;  // no miss ever evicts
+    // In E = R − o, o = c + φ: the largest root of k(E) = g(E) − o − E,
+    // concave, with k(1 − o) ≤ 0; g(0) when there is none.
+    const double log_q = log_spare(cache.lines), o = not_evicting(w, cache);
     auto excess = [&](double e, double& descent) {
         const Equation q = evaluate(w, e, log_q);
         descent = 1 - q.slope;
-        return q.g - phi - e;
+        return q.g - o - e;
     };
+    const double no_eviction = evaluate(w, 0, log_q).g;
     double descent = 0;
-    double e = std::fmin(std::fmax(start - phi, 0.0), 1.0);
-    if (excess(e, descent) > 0) e = std::fmax(1 - phi, 0.0);  // started below the root
+    double e = std::fmin(std::fmax(start - o, 0.0), 1.0);
+    if (excess(e, descent) > 0) e = std::fmax(1 - o, 0.0);  // started below the root
     for (int i = 0; i < kMaxIterations; ++i) {
         const double k = excess(e, descent);  // < 0 above the root
-        if (k >= 0) return e + phi;           // at the root (up to rounding)
+        if (k >= 0) return e + o;             // at the root (up to rounding)
         // k < 0 with k' ≥ 0, or a tangent that meets 0 below E = 0: by
         // concavity no root at or below e, and none above it either.
-        if (descent <= 0) return cold;
+        if (descent <= 0) return no_eviction;
         const double next = e + k / descent;
-        if (next < 0) return cold;
-        if (e - next < kTolerance) return next + phi;
+        if (next < 0) return no_eviction;
+        if (e - next < kTolerance) return next + o;
         e = next;
     }
-    return e + phi;
+    return e + o;
 }
 
 double random_miss_ratio_variance(const WindowReuses& w, const CacheFill& cache, double miss_ratio) {
     if (w.samples < 2) return 0;  // one sample: no spread to measure
-    const double log_q = log_spare(cache.lines), e = eviction_ratio(miss_ratio, cache);
+    const double log_q = log_spare(cache.lines), e = eviction_ratio(w, cache, miss_ratio);
     double squares = w.no_reuse2 * (1 - miss_ratio) * (1 - miss_ratio);
     for (size_t b = 0; b < w.between.size(); ++b) {
-        const double m = 1 - spared(e * w.between[b], log_q);
+        const double m = 1 - w.spared[b] / w.weight[b] * spared(e * w.between[b], log_q);
         squares += w.weight2[b] * (m - miss_ratio) * (m - miss_ratio);
     }
     if (squares == 0) return 0;
     // dE/dR is 1 while misses evict, 0 where none does.
-    const double descent = cache.fills && miss_ratio > cache.fill ? 1 - evaluate(w, e, log_q).slope : 1;
+    const double descent = e > 0 ? 1 - evaluate(w, e, log_q).slope : 1;
     if (descent <= 0) return std::numeric_limits<double>::infinity();
     const double n = static_cast<double>(w.samples);
     return squares / (w.total * w.total) / (descent * descent) * n / (n - 1);

@@ -1,6 +1,6 @@
 // StatCache (Berg & Hagersten, ISPASS 2004): the miss ratio R of a fully
 // associative cache of L lines with random replacement, from the reuse
-// distances sampled in one window.
+// distances sampled in one window (solving_windows: a piece of the stream).
 //
 // Between a sampled access and its trigger lie d − 1 other accesses
 // (statstack.hpp has the distance convention). Each of them evicts a
@@ -16,22 +16,47 @@
 // first L misses fill it without evicting anything; where the data (nearly)
 // fits, those are most of the misses, and E = R about doubled the cold
 // misses (measured: 0.09 against 0.008 for uniformly random loads over as
-// many lines as the cache holds). So only the misses beyond the fill evict:
-// over a thread of A accesses and footprint F lines (the distinct lines it
-// touches), min(L, F) misses fill, and spread over its accesses as the
-// equation spreads everything,
+// many lines as the cache holds). A reuse misses only after an eviction, so
+// the misses that fill are cold ones (a line's first access), as far as
+// there are L of them. The cold misses beyond those evict when they happen:
+// as the thread's footprint F(t), the distinct lines among its accesses up
+// to t, grows past L. The trigger therefore misses with probability
 //
-//     E(R) = max(0, R − φ),   φ = min(L, F) / A      (F ≤ L: E = 0, R is the cold share)
+//     f(E·(d − 1) + C),   C = max(0, F(p + d − 1) − L) − max(0, F(p) − L)
+//     E(R) = max(0, R − c − φ),   φ = max(0, L − K) / A
 //
-// F is estimated from the samples: the weight of those never reused (a
-// line's last access is never reused, so they stand for the lines), but at
-// least one more than the largest expected LRU stack distance of a reuse
-// (S distinct other lines lie between its pair): a loop sampled where no
+// for a sample at access p: E the reuse misses, spread over the window as
+// the equation spreads everything, C the cold misses between the pair that
+// evict. c is the window's cold share (its samples never reused), K the
+// thread's cold misses and A its accesses; φ is the part of the fill left
+// to reuse misses when there are fewer than L cold ones (a loop sampled
+// where no last pass was). Spread over the whole thread as E is, the cold
+// evictions fell into the time of data that fit, and the misses they
+// caused evicted in turn: a run that fills a 16 MiB cache with one hash
+// table and then works on another (the hash workload; each just fits) got
+// 0.078 for 0.060 (mean of 10 runs, 1 in 10^4; now 0.064), and a sweep
+// over new lines after work on a data set that fits got 0.032 for its cold
+// misses alone, 0.008 (tests/unit/test_analyze_mrc.cpp; now 0.0075).
+//
+// K and F are estimated from the samples (FootprintGrowth). A line's last
+// access is never reused and a line has as many first accesses as last
+// ones, so the samples never reused stand for the cold misses: K is their
+// weight. The samples at or before t whose next access comes after t (or
+// never) are each the last access before t to some line, and each line
+// touched by then has one such access: their weight estimates F(t) without
+// bias (at t = A, K). Its noise is that of the few dozen samples that
+// cross t, and F never falls, so F is their least-squares non-decreasing
+// fit (pool adjacent violators, each value weighted by the accesses it
+// holds for), at most K. Profiles without positions spread the cold
+// evictions evenly: C = max(0, K − L)·(d − 1)/A. A thread whose footprint
+// fits never evicts (R is its cold share): the footprint is K, but at least
+// one more than the largest expected LRU stack distance of a reuse (S
+// distinct other lines lie between its pair), so a loop sampled where no
 // last pass was sampled still fills a cache smaller than the loop.
 //
 // The right side over N, g(E), is increasing and concave in E, so
-// g(E) − φ − E has at most two roots in E ≥ 0; R is φ + the largest (R is
-// the window's cold share when there is none: its misses never evict).
+// g(E) − c − φ − E has at most two roots in E ≥ 0; R is g at the largest
+// (g(0) when there is none: its reuse misses never evict).
 // Newton's method started at or above that root descends monotonically
 // onto it (the tangent of a concave function lies above it), so the solver
 // needs neither a bracket nor a damping factor.
@@ -50,52 +75,98 @@
 
 namespace sprof::analyze {
 
+// The thread's footprint as it grows, F(t), and its cold misses K, from
+// its samples (above).
+class FootprintGrowth {
+public:
+    explicit FootprintGrowth(const ReuseStream& s);
+    double cold_misses() const { return cold_; }
+    // C: the cold misses among the accesses between a sample at `position`
+    // and its trigger `distance` later that evict in a cache of `lines` lines.
+    double cold_evictions(uint64_t lines, uint64_t position, uint64_t distance) const;
+
+private:
+    double at(uint64_t access) const;  // F(access)
+
+    double cold_ = 0, accesses_ = 0;
+    bool timed_ = false;          // the samples have positions
+    std::vector<uint64_t> from_;  // the first access of each step of the fit, ascending
+    std::vector<double> value_;   // F from there on
+};
+
+// A thread's cache of `lines` lines as the equation sees it: the share φ
+// of the thread's accesses whose misses fill it beyond its cold misses, or
+// that it never fills; and when its cold misses evict.
+struct CacheFill {
+    uint64_t lines = 0;
+    double fill = 0;    // φ = max(0, L − K) / A
+    bool fills = true;  // false: the footprint ≤ L, no miss ever evicts
+    const FootprintGrowth* growth = nullptr;  // null: no cold miss evicts
+};
+
+// `footprint`: the thread's estimated distinct lines; `accesses`: its A.
+CacheFill cache_fill(uint64_t lines, double footprint, const FootprintGrowth& growth, double accesses);
+
 // The samples of a window as the equation reads them, each weighted by
 // the accesses it stands for (samples of merged windows may differ).
 struct WindowReuses {
     std::vector<double> between;  // per bucket: the weighted mean of d − 1
     std::vector<double> weight;   // per bucket: Σ w
+    // per bucket: Σ w·(1 − 1/L)^C, the weight whose lines the cold
+    // evictions between the pair spare (spare_cold); Σ w without them
+    std::vector<double> spared;
     std::vector<double> weight2;  // per bucket: Σ w², for the variance
     double no_reuse = 0, no_reuse2 = 0;
     double total = 0;             // Σ w over all samples
     size_t samples = 0;
+    std::vector<uint32_t> bucket;  // per sample (in the order given): its bucket, UINT32_MAX if never reused
 };
 
 // Buckets samples in any order.
 WindowReuses bucket_window(std::span<const StreamSample> samples);
 
-// The windows StatCache solves its equation in. Per window, each phase of a
-// program gets its own miss ratio; but the equation is not linear, and a
-// window of a few samples has a biased root (one sample: 0 or nearly 1) and
-// no spread to measure. So consecutive windows of a thread are solved
-// together until they hold kMinWindowSamples (a short tail joins the last).
+// Sets w.spared for `cache` from the window's samples, those w was bucketed from.
+void spare_cold(WindowReuses& w, std::span<const StreamSample> samples, const CacheFill& cache);
+
+// The windows StatCache solves its equation in, each with its own
+// eviction rate, so that a program's phases get their own miss ratios.
+// They are the stream's pieces (reuse_pieces.hpp), where its distances are
+// alike, as the equation assumes within a window; a sampling window of 10^8
+// accesses held a setup and the loop after it, and their one eviction rate
+// took the setup's few evictions into the loop's reuses (the pointer
+// chase's 2 MiB cache: 0.757 for 0.772, mean of 5 runs at 1 in 10^4; now
+// 0.769). Without positions (profiles before format 1.5) they are the
+// sampling windows. The equation is not linear: a window of a few samples
+// has a biased root (one sample: 0 or nearly 1) and no spread to measure,
+// so consecutive sampling windows of a thread are solved together until
+// they hold kMinWindowSamples (a short tail joins the last), and a piece
+// holds kMinPieceSamples or more unless the stream is one piece. Where the
+// cache just holds the data, the root leaves 0 at a kink, and the pieces'
+// roots average a little above the root of all their samples together:
+// random loads over 16 MiB got 0.021 at 16 MiB for 0.008 (0.019 solved
+// as one window; 5 runs).
 constexpr size_t kMinWindowSamples = 32;
-std::vector<StreamWindow> solving_windows(const ReuseStream& s);
-
-// A thread's cache of `lines` lines as the equation sees it: the share φ
-// of the thread's accesses that fill it, or that it never fills.
-struct CacheFill {
-    uint64_t lines = 0;
-    double fill = 0;    // φ = min(L, F) / A
-    bool fills = true;  // false: F ≤ L, no miss ever evicts
+struct SolvingWindow {
+    double accesses = 0;                // Σ w: the accesses its samples stand for
+    std::vector<uint32_t> index;        // its samples: ReuseStream::samples[index[j]] …
+    std::vector<StreamSample> samples;  // … and their copies, in that order
 };
+std::vector<SolvingWindow> solving_windows(const ReuseStream& s);
 
-// `footprint`: the thread's estimated distinct lines F; `accesses`: its A.
-CacheFill cache_fill(uint64_t lines, double footprint, double accesses);
+// The share of accesses that evict, E(R), in window w.
+double eviction_ratio(const WindowReuses& w, const CacheFill& cache, double miss_ratio);
 
-// The share of accesses that evict, E(R).
-double eviction_ratio(double miss_ratio, const CacheFill& cache);
-
-// The probability that a reuse with `between` accesses in between misses
-// when a share `eviction_ratio` of all accesses evict: f(eviction_ratio · between).
-double random_miss_probability(double between, double eviction_ratio, uint64_t lines);
+// The probability that a reuse misses with `between` accesses in between,
+// when a share `eviction_ratio` of all accesses evict and `cold_evictions`
+// cold misses evict among them: f(eviction_ratio · between + cold_evictions).
+double random_miss_probability(double between, double cold_evictions, double eviction_ratio, uint64_t lines);
 
 // R for a thread's cache. `start`: where Newton's method begins, best at or
 // above the root: 1, or R of a smaller cache (R falls as the cache grows).
 double solve_random_miss_ratio(const WindowReuses& w, const CacheFill& cache, double start = 1);
 
 // The sampling variance of R by the delta method: R solves the weighted
-// mean of ψ(R) = f(E(R)·i) − R over the samples, so
+// mean of ψ(R) = f(E(R)·i + C) − R over the samples, so
 // Var R ≈ Σ w²ψ² / (Σ w)² / (1 − g'(E)·E'(R))², times n/(n − 1).
 double random_miss_ratio_variance(const WindowReuses& w, const CacheFill& cache, double miss_ratio);
 
