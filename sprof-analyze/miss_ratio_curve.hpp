@@ -12,8 +12,9 @@
 //
 // Confidence bands (95 %):
 // * LRU: bootstrap over samples — each piece's samples resampled with
-//   replacement (fixed seed), the whole model run on every replicate,
-//   percentiles 2.5 and 97.5. It is cheap here (one pass per replicate) and
+//   replacement (a fixed seed per replicate; the replicates shared among
+//   the CPUs), the whole model run on every replicate, percentiles 2.5 and
+//   97.5. It is cheap here (one pass per replicate) and
 //   also catches the noise of the stack-distance conversion, which a
 //   binomial band on the share of missing samples ignores; the conversion
 //   has no smooth influence function (a loop puts every sample at one

@@ -95,13 +95,14 @@ WindowReuses bucket_window(std::span<const StreamSample> samples) {
     return w;
 }
 
-void spare_cold(WindowReuses& w, std::span<const StreamSample> samples, const CacheFill& cache) {
+void spare_cold(WindowReuses& w, std::span<const StreamSample> samples, std::span<const FootprintGrowth::Span> spans,
+                const CacheFill& cache) {
     w.spared = w.weight;
     if (!cache.fills || !cache.growth) return;
     const double log_q = log_spare(cache.lines);
     for (size_t i = 0; i < samples.size(); ++i) {
         if (w.bucket[i] == UINT32_MAX) continue;
-        const double c = cache.growth->cold_evictions(cache.lines, samples[i].position, samples[i].distance);
+        const double c = cache.growth->cold_evictions(cache.lines, spans[i]);
         if (c > 0) w.spared[w.bucket[i]] -= samples[i].weight * (1 - spared(c, log_q));
     }
 }
@@ -153,11 +154,24 @@ double FootprintGrowth::at(uint64_t access) const {
     return step == from_.begin() ? 0 : value_[static_cast<size_t>(step - from_.begin()) - 1];
 }
 
-double FootprintGrowth::cold_evictions(uint64_t lines, uint64_t position, uint64_t distance) const {
+FootprintGrowth::Span FootprintGrowth::span(uint64_t position, uint64_t distance) const {
+    if (distance <= 1 || distance == kNoReuse) return {};
+    if (!timed_) return {0, accesses_ > 0 ? static_cast<double>(distance - 1) / accesses_ : 0};
+    return {at(position), at(after(position, distance - 1))};
+}
+
+std::vector<FootprintGrowth::Span> FootprintGrowth::spans(std::span<const StreamSample> samples) const {
+    std::vector<Span> out;
+    out.reserve(samples.size());
+    for (const StreamSample& x : samples) out.push_back(span(x.position, x.distance));
+    return out;
+}
+
+double FootprintGrowth::cold_evictions(uint64_t lines, const Span& s) const {
     const double l = static_cast<double>(lines);
-    if (distance <= 1 || cold_ <= l) return 0;
-    if (!timed_) return (cold_ - l) * static_cast<double>(distance - 1) / accesses_;
-    return std::fmax(at(after(position, distance - 1)) - l, 0.0) - std::fmax(at(position) - l, 0.0);
+    if (cold_ <= l) return 0;
+    if (!timed_) return (cold_ - l) * s.to;
+    return std::fmax(s.to - l, 0.0) - std::fmax(s.from - l, 0.0);
 }
 
 std::vector<SolvingWindow> solving_windows(const ReuseStream& s) {

@@ -81,9 +81,21 @@ class FootprintGrowth {
 public:
     explicit FootprintGrowth(const ReuseStream& s);
     double cold_misses() const { return cold_; }
+    // What a pair's cold evictions rest on, whatever the cache: the
+    // footprint at the sample and just before its trigger (without
+    // positions: the share (d − 1)/A of the run between them), found once
+    // for the many cache sizes of a curve.
+    struct Span {
+        double from = 0, to = 0;
+    };
+    Span span(uint64_t position, uint64_t distance) const;
     // C: the cold misses among the accesses between a sample at `position`
     // and its trigger `distance` later that evict in a cache of `lines` lines.
-    double cold_evictions(uint64_t lines, uint64_t position, uint64_t distance) const;
+    double cold_evictions(uint64_t lines, const Span& span) const;
+    double cold_evictions(uint64_t lines, uint64_t position, uint64_t distance) const {
+        return cold_evictions(lines, span(position, distance));
+    }
+    std::vector<Span> spans(std::span<const StreamSample> samples) const;
 
 private:
     double at(uint64_t access) const;  // F(access)
@@ -125,8 +137,10 @@ struct WindowReuses {
 // Buckets samples in any order.
 WindowReuses bucket_window(std::span<const StreamSample> samples);
 
-// Sets w.spared for `cache` from the window's samples, those w was bucketed from.
-void spare_cold(WindowReuses& w, std::span<const StreamSample> samples, const CacheFill& cache);
+// Sets w.spared for `cache` from the window's samples, those w was
+// bucketed from, and their spans (FootprintGrowth::spans).
+void spare_cold(WindowReuses& w, std::span<const StreamSample> samples, std::span<const FootprintGrowth::Span> spans,
+                const CacheFill& cache);
 
 // The windows StatCache solves its equation in, each with its own
 // eviction rate, so that a program's phases get their own miss ratios.
