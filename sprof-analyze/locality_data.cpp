@@ -28,17 +28,40 @@ void add_sampled(LocalityData& out, const Source& src, uint32_t source) {
         out.unseen_accesses += w.unseen_accesses;
     }
 
-    // The tenure each sample's trigger started: same thread, same position.
-    std::map<std::pair<uint32_t, uint64_t>, uint32_t> tenure_of;
+    // The tenure each sample's trigger started: same thread, same position
+    // (the first recorded of a repeated one). Sorted keys, not a map: a
+    // dense profile has 10^5 samples to look up.
+    struct TenureKey {
+        uint32_t tid;
+        uint64_t position;
+        uint32_t index;
+        auto operator<=>(const TenureKey&) const = default;
+    };
+    std::vector<TenureKey> tenure_keys;
     for (size_t t = 0; t < loc.tenures.size(); ++t)
-        tenure_of.try_emplace({loc.tenures[t].tid, loc.tenures[t].position}, static_cast<uint32_t>(t));
+        tenure_keys.push_back({loc.tenures[t].tid, loc.tenures[t].position, static_cast<uint32_t>(t)});
+    std::sort(tenure_keys.begin(), tenure_keys.end());
+    const auto tenure_of = [&](uint32_t tid, uint64_t position) -> const TenureKey* {
+        const auto it = std::lower_bound(tenure_keys.begin(), tenure_keys.end(), TenureKey{tid, position, 0});
+        return it != tenure_keys.end() && it->tid == tid && it->position == position ? &*it : nullptr;
+    };
 
-    std::vector<size_t> order(loc.samples.size());
-    std::iota(order.begin(), order.end(), size_t{0});
-    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-        const ReuseSample &x = loc.samples[a], &y = loc.samples[b];
-        return std::tie(x.tid, x.window, x.distance) < std::tie(y.tid, y.window, y.distance);
-    });
+    // The samples by thread, window and distance: the keys sorted beside
+    // their indices (sorting indices through the samples missed the cache).
+    struct OrderKey {
+        uint32_t tid, window;
+        uint64_t distance;
+        size_t index;
+        auto operator<=>(const OrderKey&) const = default;
+    };
+    std::vector<OrderKey> keys;
+    keys.reserve(loc.samples.size());
+    for (size_t i = 0; i < loc.samples.size(); ++i)
+        keys.push_back({loc.samples[i].tid, loc.samples[i].window, loc.samples[i].distance, i});
+    std::sort(keys.begin(), keys.end());
+    std::vector<size_t> order;
+    order.reserve(keys.size());
+    for (const OrderKey& k : keys) order.push_back(k.index);
     uint64_t sampled_accesses = 0;
     for (size_t i = 0; i < order.size();) {
         const ReuseSample& head = loc.samples[order[i]];
@@ -68,9 +91,9 @@ void add_sampled(LocalityData& out, const Source& src, uint32_t source) {
                            s.sample, s.trigger, static_cast<uint32_t>(order[i])};
             if (s.position != 0) {
                 out.positions = true;
-                if (auto t = tenure_of.find({s.tid, s.position}); t != tenure_of.end() && s.distance != kNoReuse) {
+                if (const TenureKey* t = tenure_of(s.tid, s.position); t && s.distance != kNoReuse) {
                     x.tenure = static_cast<uint32_t>(stream.tenures.size());
-                    stream.tenures.push_back(loc.tenures[t->second]);
+                    stream.tenures.push_back(loc.tenures[t->index]);
                     ++out.tenures;
                 }
             }

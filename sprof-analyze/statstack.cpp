@@ -24,9 +24,11 @@ StackDistanceModel::StackDistanceModel(const ReuseStream& s) {
     reweight(weights);
 
     own_first_.reserve(n + 1);
-    for (const StreamSample& x : s.samples) {
+    for (uint32_t i = 0; i < n; ++i) {
+        const StreamSample& x = s.samples[i];
         own_first_.push_back(static_cast<uint32_t>(own_terms_.size()));
         if (x.distance != kNoReuse) add_terms(x.distance, x.position, own_terms_);
+        else never_reused_.push_back(i);
     }
     own_first_.push_back(static_cast<uint32_t>(own_terms_.size()));
 }
@@ -88,13 +90,19 @@ double StackDistanceModel::expected(uint64_t distance, uint64_t position) const 
 }
 
 std::vector<double> StackDistanceModel::sample_expected() const {
-    std::vector<double> out(own_first_.size() - 1, 0);
+    std::vector<double> out;
+    sample_expected(out);
+    return out;
+}
+
+void StackDistanceModel::sample_expected(std::vector<double>& out) const {
+    out.resize(own_first_.size() - 1);
     for (size_t i = 0; i < out.size(); ++i) {
         double sum = 0;
         for (uint32_t j = own_first_[i]; j < own_first_[i + 1]; ++j) sum += value(own_terms_[j]);
         out[i] = std::max(sum, 0.0);
     }
-    return out;
+    for (const uint32_t i : never_reused_) out[i] = std::numeric_limits<double>::infinity();
 }
 
 }  // namespace sprof::analyze

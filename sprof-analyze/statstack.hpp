@@ -71,10 +71,12 @@ public:
     // E[S] of the reuse of `distance` from the access at `position`.
     double expected(uint64_t distance, uint64_t position) const;
 
-    // E[S] of each sample's own reuse (0 for one never reused), in the
-    // stream's order. Faster than expected() per sample: each reuse's
-    // places in the pieces are found once.
+    // E[S] of each sample's own reuse (∞ for one never reused: it misses
+    // in every cache), in the stream's order. Faster than expected() per
+    // sample: each reuse's places in the pieces are found once. The second
+    // form fills `out` (the bootstrap keeps one buffer for its replicates).
     std::vector<double> sample_expected() const;
+    void sample_expected(std::vector<double>& out) const;
 
     // The same pieces with new weights (weights[i] ≥ 0 for the stream's
     // sample i): the bootstrap's replicates.
@@ -104,6 +106,7 @@ private:
     std::vector<Piece> pieces_;
     std::vector<Term> own_terms_;       // of every sample's reuse
     std::vector<uint32_t> own_first_;   // sample i's terms: own_terms_[own_first_[i], own_first_[i + 1])
+    std::vector<uint32_t> never_reused_;  // the samples never reused (E[S] = ∞)
 };
 
 }  // namespace sprof::analyze
