@@ -127,6 +127,7 @@ MissRatioCurve sampled_lru_curve(const LocalityData& data, const std::vector<uin
         std::vector<StackDistanceModel> own = models;  // reweighted per replicate
         std::vector<double> w, stack;
         std::vector<uint32_t> draws;  // per sample of a piece, in the piece's order
+        std::vector<double> drawn_weight;  // the same: draws × the sample's weight
         for (unsigned r = first; r < params.replicates; r += step) {
             std::mt19937_64 rng(params.seed ^ (uint64_t{r} * 0x9e3779b97f4a7c15ull));
             // Each 64-bit number gives two draws uniform in [0, n), the top
@@ -150,12 +151,14 @@ MissRatioCurve sampled_lru_curve(const LocalityData& data, const std::vector<uin
                     const std::vector<double>& pw = piece_weights[si][k];
                     draws.assign(piece.size(), 0);
                     draw(draws);
+                    drawn_weight.resize(piece.size());
                     for (size_t j = 0; j < piece.size(); ++j) {
-                        w[piece[j]] = draws[j] * pw[j];
-                        drawn += draws[j] * pw[j];
+                        drawn_weight[j] = draws[j] * pw[j];
+                        w[piece[j]] = drawn_weight[j];
+                        drawn += drawn_weight[j];
                     }
+                    own[si].reweight_piece(k, drawn_weight);
                 }
-                own[si].reweight(w);
                 own[si].sample_expected(stack);
                 add_lru_misses(stack, w, grid, misses);
             }

@@ -34,19 +34,26 @@ StackDistanceModel::StackDistanceModel(const ReuseStream& s) {
 }
 
 void StackDistanceModel::reweight(std::span<const double> weights) {
-    for (Piece& piece : pieces_) {
-        const size_t n = piece.sample.size();
-        piece.weight_below.resize(n + 1);
-        piece.product_below.resize(n + 1);
-        piece.weight_below[0] = piece.product_below[0] = 0;
-        for (size_t k = 0; k < n; ++k) {
-            const double w = weights[piece.sample[k]];
-            piece.weight_below[k + 1] = piece.weight_below[k] + w;
-            // Never reused: never at or below a finite t, so its product is never read.
-            const double d = piece.distance[k] == kNoReuse ? 0 : static_cast<double>(piece.distance[k]);
-            piece.product_below[k + 1] = piece.product_below[k] + w * d;
-        }
+    std::vector<double> in_order;
+    for (size_t k = 0; k < pieces_.size(); ++k) {
+        in_order.clear();
+        for (const uint32_t i : pieces_[k].sample) in_order.push_back(weights[i]);
+        reweight_piece(k, in_order);
     }
+}
+
+void StackDistanceModel::reweight_piece(size_t k, std::span<const double> in_piece_order) {
+    Piece& piece = pieces_[k];
+    const size_t n = piece.sample.size();
+    piece.below.resize(n + 1);
+    piece.below[0] = {};
+    for (size_t j = 0; j < n; ++j) {
+        const double w = in_piece_order[j];
+        // Never reused: never at or below a finite t, so its product is never read.
+        const double d = piece.distance[j] == kNoReuse ? 0 : static_cast<double>(piece.distance[j]);
+        piece.below[j + 1] = {piece.below[j].weight + w, piece.below[j].product + w * d};
+    }
+    piece.weight = piece.below[n].weight;
 }
 
 void StackDistanceModel::add_terms(uint64_t distance, uint64_t position, std::vector<Term>& out) const {
@@ -75,10 +82,11 @@ void StackDistanceModel::add_terms(uint64_t distance, uint64_t position, std::ve
 
 double StackDistanceModel::value(const Term& term) const {
     const Piece& piece = pieces_[term.piece];
-    const double all = piece.weight_below.back(), t = static_cast<double>(term.t);
+    const double all = piece.weight, t = static_cast<double>(term.t);
     // A piece without weight (no sample drawn in a replicate) knows nothing: every access counts.
     if (all <= 0) return term.sign * t;
-    return term.sign * (piece.product_below[term.below] + t * (all - piece.weight_below[term.below])) / all;
+    const Piece::Below& below = piece.below[term.below];
+    return term.sign * (below.product + t * (all - below.weight)) / all;
 }
 
 double StackDistanceModel::expected(uint64_t distance, uint64_t position) const {

@@ -79,8 +79,11 @@ public:
     void sample_expected(std::vector<double>& out) const;
 
     // The same pieces with new weights (weights[i] ≥ 0 for the stream's
-    // sample i): the bootstrap's replicates.
+    // sample i): the bootstrap's replicates. reweight_piece gives piece k's
+    // in the piece's order (that of piece_samples(k)), as the bootstrap
+    // draws them.
     void reweight(std::span<const double> weights);
+    void reweight_piece(size_t k, std::span<const double> in_piece_order);
 
     size_t pieces() const { return pieces_.size(); }
     // The stream's samples in piece k (indices into ReuseStream::samples).
@@ -91,8 +94,13 @@ private:
         uint64_t start = 0;                 // its first access
         std::vector<uint64_t> distance;     // its samples' distances, ascending (kNoReuse last)
         std::vector<uint32_t> sample;       // the stream's index of each
-        std::vector<double> weight_below;   // Σ w of the first k (k = 0 … n)
-        std::vector<double> product_below;  // Σ w·d of the first k
+        // Σ w and Σ w·d of the first k samples (k = 0 … n), side by side:
+        // a term reads both, from anywhere in the piece.
+        struct Below {
+            double weight = 0, product = 0;
+        };
+        std::vector<Below> below;
+        double weight = 0;  // Σ w of all its samples
     };
     // ± G_φ(t), with `below` = the piece's samples at distance ≤ t.
     struct Term {
