@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <bit>
 #include <map>
-#include <numeric>
 #include <unordered_map>
 
 #include <fmt/format.h>

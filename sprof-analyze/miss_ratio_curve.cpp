@@ -4,9 +4,9 @@
 #include <bit>
 #include <cmath>
 #include <limits>
-#include <stdexcept>
 #include <random>
 #include <span>
+#include <stdexcept>
 #include <thread>
 
 #include <fmt/format.h>

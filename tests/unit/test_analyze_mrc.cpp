@@ -357,6 +357,38 @@ TEST_CASE("LRU: a loop over N lines misses everything below N lines and nothing 
     }
 }
 
+TEST_CASE("LRU at every line size: a reuse of stack distance S misses exactly at the sizes up to S") {
+    // One thread per grid size C whose reuses all have distance C + 1 (one
+    // distance: E[S] = C exactly, a miss at every size up to C), one whose
+    // reuses have distance C (E[S] = C − 1, a hit at C), and one never
+    // reused; every thread the same weight. The curve looks S up in a table
+    // by its floating-point bits: this is its boundary, counted directly.
+    for (uint32_t line : {1u, 8u, 64u, 512u, 4096u, 65536u, 1u << 20}) {
+        Profile p = locality_profile();
+        p.locality.run.line_size = line;
+        const std::vector<uint64_t> grid = cache_sizes_in_lines(line);
+        std::vector<double> stack;  // each thread's E[S]
+        uint32_t tid = 1;
+        for (uint64_t c : grid)
+            for (uint64_t d : {c + 1, c}) {
+                add_window(p, tid++, 0, 1000, repeated(d, 4));
+                stack.push_back(static_cast<double>(d - 1));
+            }
+        add_window(p, tid++, 0, 1000, repeated(kNoReuse, 4));
+        stack.push_back(std::numeric_limits<double>::infinity());
+        const MissRatioCurve c = curve_of(p, Policy::lru, 20);
+        REQUIRE(c.points.size() == grid.size());
+        for (const CurvePoint& point : c.points) {
+            const double missing = static_cast<double>(std::count_if(
+                stack.begin(), stack.end(), [&](double e) { return e >= static_cast<double>(point.lines); }));
+            INFO("line size " << line << ", " << point.lines << " lines");
+            CHECK(point.miss_ratio == doctest::Approx(missing / static_cast<double>(stack.size())));
+            CHECK(point.low <= point.miss_ratio);
+            CHECK(point.miss_ratio <= point.high);
+        }
+    }
+}
+
 TEST_CASE("random replacement: one distance solves StatCache's equation in closed form") {
     // A loop over 1000 lines sampled where no last pass was: its footprint
     // is one more than E[S] = 999, and the first L misses of a smaller
