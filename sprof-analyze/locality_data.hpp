@@ -2,6 +2,7 @@
 // once here so the models can trust them. Every thread of every profile is
 // its own access stream with a private cache (profile.hpp, "Locality").
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -42,6 +43,14 @@ struct ReuseStream {
     // the first access of each piece, ascending, the first 0; {0} for a
     // stream without positions (before format 1.5).
     std::vector<uint64_t> pieces;
+
+    // Whether it has samples and every one its position (format 1.5 on):
+    // what the time-local models need; older profiles are modelled per
+    // sampling window, as one piece.
+    bool positioned() const {
+        return !samples.empty() &&
+               std::none_of(samples.begin(), samples.end(), [](const StreamSample& x) { return x.position == 0; });
+    }
 
     std::span<const StreamSample> samples_of(const StreamWindow& w) const {
         return std::span(samples).subspan(w.first, w.count);

@@ -214,13 +214,12 @@ MissRatioCurve sampled_random_curve(const LocalityData& data, const std::vector<
         const double lines = footprint(s), own = stream_accesses(s);
         const FootprintGrowth growth(s);
         for (const SolvingWindow& w : solving_windows(s)) {
-            WindowReuses reuses = bucket_window(w.samples);
-            const std::vector<FootprintGrowth::Span> spans = growth.spans(w.samples);
+            WindowReuses reuses = bucket_window(w.samples, growth);
             const double share = w.accesses / accesses;
             double r = 1;  // R falls as the cache grows: each size starts from the last one's root
             for (size_t k = 0; k < sizes.size(); ++k) {
                 const CacheFill cache = cache_fill(sizes[k], lines, growth, own);
-                spare_cold(reuses, w.samples, spans, cache);
+                spare_cold(reuses, cache);
                 r = solve_random_miss_ratio(reuses, cache, r);
                 ratio[k] += share * r;
                 variance[k] += share * share * random_miss_ratio_variance(reuses, cache, r);
@@ -269,14 +268,13 @@ std::vector<double> sample_miss_probabilities(const ReuseStream& s, Policy polic
     const FootprintGrowth growth(s);
     const CacheFill cache = cache_fill(lines, footprint(s), growth, stream_accesses(s));
     for (const SolvingWindow& w : solving_windows(s)) {
-        WindowReuses reuses = bucket_window(w.samples);
-        const std::vector<FootprintGrowth::Span> spans = growth.spans(w.samples);
-        spare_cold(reuses, w.samples, spans, cache);
+        WindowReuses reuses = bucket_window(w.samples, growth);
+        spare_cold(reuses, cache);
         const double e = eviction_ratio(reuses, cache, solve_random_miss_ratio(reuses, cache));
         for (size_t j = 0; j < w.samples.size(); ++j) {
             const StreamSample& x = w.samples[j];
             if (x.distance == kNoReuse) continue;
-            const double cold = cache.fills ? growth.cold_evictions(lines, spans[j]) : 0;
+            const double cold = cache.fills ? growth.cold_evictions(lines, x.position, x.distance) : 0;
             p[w.index[j]] = random_miss_probability(static_cast<double>(x.distance - 1), cold, e, lines);
         }
     }

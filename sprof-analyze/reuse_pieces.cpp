@@ -97,9 +97,8 @@ std::vector<size_t> reuse_piece_starts(std::span<const uint64_t> distances) {
 
 void cut_into_pieces(ReuseStream& s) {
     s.pieces = {0};
+    if (!s.positioned()) return;
     const size_t n = s.samples.size();
-    if (n == 0 || std::any_of(s.samples.begin(), s.samples.end(), [](const StreamSample& x) { return x.position == 0; }))
-        return;
     std::vector<size_t> order(n);
     std::iota(order.begin(), order.end(), size_t{0});
     std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return s.samples[a].position < s.samples[b].position; });

@@ -57,24 +57,21 @@ uint64_t after(uint64_t position, uint64_t distance) {
 
 }  // namespace
 
-WindowReuses bucket_window(std::span<const StreamSample> samples) {
+WindowReuses bucket_window(std::span<const StreamSample> samples, const FootprintGrowth& growth) {
     struct Keyed {
         uint64_t key, between;
-        double weight;
-        uint32_t sample;
+        const StreamSample* sample;
     };
     std::vector<Keyed> reused;
     WindowReuses w;
-    w.bucket.assign(samples.size(), UINT32_MAX);
-    for (uint32_t i = 0; i < samples.size(); ++i) {
-        const StreamSample& s = samples[i];
+    for (const StreamSample& s : samples) {
         ++w.samples;
         w.total += s.weight;
         if (s.distance == kNoReuse) {
             w.no_reuse += s.weight;
             w.no_reuse2 += s.weight * s.weight;
         } else {
-            reused.push_back({bucket_of(s.distance - 1), s.distance - 1, s.weight, i});
+            reused.push_back({bucket_of(s.distance - 1), s.distance - 1, &s});
         }
     }
     std::sort(reused.begin(), reused.end(), [](const Keyed& a, const Keyed& b) { return a.key < b.key; });
@@ -84,33 +81,30 @@ WindowReuses bucket_window(std::span<const StreamSample> samples) {
             w.weight.push_back(0);
             w.weight2.push_back(0);
         }
-        const double x = reused[i].weight;
-        w.between.back() += x * static_cast<double>(reused[i].between);  // a sum until the end
-        w.weight.back() += x;
-        w.weight2.back() += x * x;
-        w.bucket[reused[i].sample] = static_cast<uint32_t>(w.between.size() - 1);
+        const StreamSample& x = *reused[i].sample;
+        w.between.back() += x.weight * static_cast<double>(reused[i].between);  // a sum until the end
+        w.weight.back() += x.weight;
+        w.weight2.back() += x.weight * x.weight;
+        w.pairs.push_back({static_cast<uint32_t>(w.between.size() - 1), x.weight, growth.span(x.position, x.distance)});
     }
     for (size_t b = 0; b < w.between.size(); ++b) w.between[b] /= w.weight[b];
     w.spared = w.weight;
     return w;
 }
 
-void spare_cold(WindowReuses& w, std::span<const StreamSample> samples, std::span<const FootprintGrowth::Span> spans,
-                const CacheFill& cache) {
+void spare_cold(WindowReuses& w, const CacheFill& cache) {
     w.spared = w.weight;
     if (!cache.fills || !cache.growth) return;
     const double log_q = log_spare(cache.lines);
-    for (size_t i = 0; i < samples.size(); ++i) {
-        if (w.bucket[i] == UINT32_MAX) continue;
-        const double c = cache.growth->cold_evictions(cache.lines, spans[i]);
-        if (c > 0) w.spared[w.bucket[i]] -= samples[i].weight * (1 - spared(c, log_q));
+    for (const WindowReuses::Pair& pair : w.pairs) {
+        const double c = cache.growth->cold_evictions(cache.lines, pair.span);
+        if (c > 0) w.spared[pair.bucket] -= pair.weight * (1 - spared(c, log_q));
     }
 }
 
 FootprintGrowth::FootprintGrowth(const ReuseStream& s) {
     for (const StreamWindow& w : s.windows) accesses_ += static_cast<double>(w.accesses);
-    timed_ = !s.samples.empty() &&
-             std::none_of(s.samples.begin(), s.samples.end(), [](const StreamSample& x) { return x.position == 0; });
+    timed_ = s.positioned();
     // The estimate of F changes by +w at a sample and by −w at its trigger,
     // where its access stops being the last one to its line.
     std::vector<std::pair<uint64_t, double>> changes;
@@ -160,13 +154,6 @@ FootprintGrowth::Span FootprintGrowth::span(uint64_t position, uint64_t distance
     return {at(position), at(after(position, distance - 1))};
 }
 
-std::vector<FootprintGrowth::Span> FootprintGrowth::spans(std::span<const StreamSample> samples) const {
-    std::vector<Span> out;
-    out.reserve(samples.size());
-    for (const StreamSample& x : samples) out.push_back(span(x.position, x.distance));
-    return out;
-}
-
 double FootprintGrowth::cold_evictions(uint64_t lines, const Span& s) const {
     const double l = static_cast<double>(lines);
     if (cold_ <= l) return 0;
@@ -181,8 +168,7 @@ std::vector<SolvingWindow> solving_windows(const ReuseStream& s) {
         w.index.push_back(i);
         w.samples.push_back(s.samples[i]);
     };
-    const bool positioned = std::none_of(s.samples.begin(), s.samples.end(), [](const StreamSample& x) { return x.position == 0; });
-    if (positioned && !s.pieces.empty()) {
+    if (s.positioned() && !s.pieces.empty()) {
         out.resize(s.pieces.size());
         for (uint32_t i = 0; i < s.samples.size(); ++i) {
             const auto after_start = std::upper_bound(s.pieces.begin(), s.pieces.end(), s.samples[i].position);

@@ -95,7 +95,6 @@ public:
     double cold_evictions(uint64_t lines, uint64_t position, uint64_t distance) const {
         return cold_evictions(lines, span(position, distance));
     }
-    std::vector<Span> spans(std::span<const StreamSample> samples) const;
 
 private:
     double at(uint64_t access) const;  // F(access)
@@ -131,16 +130,20 @@ struct WindowReuses {
     double no_reuse = 0, no_reuse2 = 0;
     double total = 0;             // Σ w over all samples
     size_t samples = 0;
-    std::vector<uint32_t> bucket;  // per sample (in the order given): its bucket, UINT32_MAX if never reused
+    // Each reused sample: its bucket, weight, and what its cold evictions rest on.
+    struct Pair {
+        uint32_t bucket;
+        double weight;
+        FootprintGrowth::Span span;
+    };
+    std::vector<Pair> pairs;
 };
 
-// Buckets samples in any order.
-WindowReuses bucket_window(std::span<const StreamSample> samples);
+// Buckets samples in any order; `growth` is their thread's.
+WindowReuses bucket_window(std::span<const StreamSample> samples, const FootprintGrowth& growth);
 
-// Sets w.spared for `cache` from the window's samples, those w was
-// bucketed from, and their spans (FootprintGrowth::spans).
-void spare_cold(WindowReuses& w, std::span<const StreamSample> samples, std::span<const FootprintGrowth::Span> spans,
-                const CacheFill& cache);
+// Sets w.spared for `cache` (the thread's whose growth w was bucketed with).
+void spare_cold(WindowReuses& w, const CacheFill& cache);
 
 // The windows StatCache solves its equation in, each with its own
 // eviction rate, so that a program's phases get their own miss ratios.

@@ -255,13 +255,24 @@ gimple* last_before(gimple_stmt_iterator at, basic_block bb) {
     return gsi_stmt(at);
 }
 
-// until_event −= delta, in memory (a signal handler's accesses in between stay counted).
-void count_accesses(Emitter& e, tree hot, HOST_WIDE_INT delta) {
-    if (delta == 0) return;
+// until_event = now − delta, in memory (a signal handler's accesses in
+// between stay counted); the new value.
+tree store_until_event(Emitter& e, tree hot, tree now, HOST_WIDE_INT delta) {
     tree type = until_type();
-    tree now = read_until_event(e, hot);
-    e.add(gimple_build_assign(hot_field(hot, type, offsetof(sprof::HotPath, until_event)),
-                              e.value(type, MINUS_EXPR, now, build_int_cst(type, delta))));
+    tree left = e.value(type, MINUS_EXPR, now, build_int_cst(type, delta));
+    e.add(gimple_build_assign(hot_field(hot, type, offsetof(sprof::HotPath, until_event)), left));
+    return left;
+}
+
+// until_event −= delta, as a slow block does it (read_until_event).
+void count_accesses(Emitter& e, tree hot, HOST_WIDE_INT delta) {
+    if (delta != 0) store_until_event(e, hot, read_until_event(e, hot), delta);
+}
+
+// until_event −= delta, as the fast path does it: gcc may fold the load
+// into the subtraction; the new value, which the test for the event reads.
+tree take_numbers(Emitter& e, tree hot, HOST_WIDE_INT delta) {
+    return store_until_event(e, hot, e.load(hot, until_type(), offsetof(sprof::HotPath, until_event)), delta);
 }
 
 // An access's address as a base, a variable part and a constant offset:
@@ -389,9 +400,7 @@ void inline_group(const std::vector<gcall*>& calls, tree hot) {
     const location_t start = gimple_location(calls[0]);
     Emitter first{gsi_for_stmt(calls[0]), start};
     tree always = build_string_literal(sprof::kFilterPad + 1, "\1\1\1\1\1\1\1\1", unsigned_char_type_node);
-    tree left = first.value(until_type(), MINUS_EXPR, first.load(hot, until_type(), offsetof(HotPath, until_event)),
-                            build_int_cst(until_type(), m));
-    first.add(gimple_build_assign(hot_field(hot, until_type(), offsetof(HotPath, until_event)), left));
+    tree left = take_numbers(first, hot, m);
     tree filter = first.load(hot, g_filter_type, offsetof(HotPath, filter));
     tree mask = first.load(hot, u64, offsetof(HotPath, filter_mask));
     gimple* due = gimple_build_cond(LT_EXPR, left, build_int_cst(until_type(), 0), NULL_TREE, NULL_TREE);
@@ -536,9 +545,7 @@ void inline_range(gcall* call, HOST_WIDE_INT size, tree hot) {
     to_count->probability = rare.invert();
     count->count = to_count->count();
     Emitter c{gsi_start_bb(count), where};
-    tree left = c.value(until_type(), MINUS_EXPR, c.load(hot, until_type(), offsetof(HotPath, until_event)),
-                        build_int_cst(until_type(), 1));
-    c.add(gimple_build_assign(hot_field(hot, until_type(), offsetof(HotPath, until_event)), left));
+    tree left = take_numbers(c, hot, 1);
     c.add(gimple_build_cond(LT_EXPR, left, build_int_cst(until_type(), 0), NULL_TREE, NULL_TREE));
     edge counted = make_edge(count, join, EDGE_FALSE_VALUE);
     counted->probability = rare.invert();
