@@ -260,9 +260,9 @@ bool lru_misses(const StackDistanceModel& m, uint64_t distance, uint64_t positio
 std::vector<double> sample_miss_probabilities(const ReuseStream& s, Policy policy, uint64_t lines) {
     std::vector<double> p(s.samples.size(), 1.0);
     if (policy == Policy::lru) {
+        // A sample never reused has E[S] = ∞: it misses like the rest.
         const std::vector<double> stack = stack_model(s).sample_expected();
-        for (size_t i = 0; i < p.size(); ++i)
-            if (s.samples[i].distance != kNoReuse) p[i] = stack[i] >= static_cast<double>(lines) ? 1 : 0;
+        for (size_t i = 0; i < p.size(); ++i) p[i] = stack[i] >= static_cast<double>(lines) ? 1 : 0;
         return p;
     }
     const FootprintGrowth growth(s);
