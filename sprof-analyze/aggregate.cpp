@@ -131,10 +131,15 @@ Counts total(const std::vector<Counts>& per_function, size_t n_events) {
     return as_total(t);
 }
 
+bool occurs(const Counts& c) {
+    return c.samples > 0 ||
+           std::any_of(c.events.begin(), c.events.end(), [](const EventCell& e) { return e.self_sampled && e.count > 0; });
+}
+
 std::vector<uint32_t> ranked_functions(const Dataset& d, const std::vector<Counts>& per_function) {
     std::vector<uint32_t> ids;
     for (uint32_t f = 0; f < per_function.size(); ++f)
-        if (per_function[f].samples > 0) ids.push_back(f);
+        if (occurs(per_function[f])) ids.push_back(f);
     std::sort(ids.begin(), ids.end(), [&](uint32_t a, uint32_t b) {
         if (per_function[a].time_ns != per_function[b].time_ns)
             return per_function[a].time_ns > per_function[b].time_ns;

@@ -66,7 +66,12 @@ Counts total(const Dataset& d, std::span<const uint32_t> intervals);
 Counts total(const Dataset& d, std::span<const TimeRow> rows);
 Counts total(const std::vector<Counts>& per_function, size_t n_events);
 
-// Function indices with samples, most reference time first (ties: by name).
+// Whether a function's counts belong in a report: it was ticked in, or its
+// own events' records found it there (a function that faults and is never
+// ticked in still has its faults).
+bool occurs(const Counts& c);
+
+// Function indices that occur, most reference time first (ties: by name).
 std::vector<uint32_t> ranked_functions(const Dataset& d, const std::vector<Counts>& per_function);
 
 // The functions that occur in a few intervals (a time-line row) with their

@@ -80,6 +80,7 @@ uint32_t DatasetMerger::function(size_t source, const Profile& p, uint32_t f, co
 }
 
 void DatasetMerger::remap(size_t source, const Profile& p, Interval& iv, const std::string& path) {
+    extrapolate_self_sampled(iv, self_sampled_events(p.header));
     const auto& emap = slots_[source].events;
     const size_t n_events = d_.events.size();
     bool same_events = emap.size() == n_events;
@@ -216,6 +217,8 @@ void fold_intervals(Source& s) {
     s.n_intervals = p.intervals.size();
     s.folded = true;
     if (p.intervals.empty()) return;
+    // Each interval's own live share, before the sums hide it.
+    for (Interval& iv : p.intervals) extrapolate_self_sampled(iv, self_sampled_events(p.header));
     Interval all{p.intervals.front().tid, 0, p.intervals.front().start_ns, p.intervals.front().end_ns, {}, {}};
     std::unordered_map<uint32_t, size_t> cell_of, line_of;  // function, location → index in all.cells, all.lines
     for (const Interval& iv : p.intervals) {

@@ -1,5 +1,6 @@
 // sprof --inline: time in inlined code belongs to the inlined function, as
 // perf report --inline shows inlined functions.
+#include <algorithm>
 #include <map>
 #include <unordered_map>
 
@@ -80,7 +81,12 @@ void charge_inlined_code(Dataset& d) {
         // A function whose every sample was in inlined code has no time of its
         // own. (A cell may hold time without samples: ticks lost in the
         // kernel that the collector gave back to it; it stays.)
-        if (emptied) std::erase_if(iv.cells, [](const FunctionCell& c) { return c.samples == 0 && c.time_ns == 0; });
+        // Nor does one left with events that its own records put there.
+        if (emptied)
+            std::erase_if(iv.cells, [](const FunctionCell& c) {
+                return c.samples == 0 && c.time_ns == 0 &&
+                       std::none_of(c.events.begin(), c.events.end(), [](const EventCell& e) { return e.count > 0; });
+            });
     }
 }
 

@@ -112,7 +112,8 @@ std::vector<std::optional<Bounds>> RateSet::intervals(
     // the number of samples (exact).
     std::vector<DerivedInput> inputs;
     for (const auto& s : events)
-        inputs.push_back(s ? DerivedInput{s->value, s->sd_own, true} : DerivedInput{std::nullopt, std::nullopt, true});
+        inputs.push_back(s ? DerivedInput{s->value, s->sd_own, s->scales_with_time}
+                           : DerivedInput{std::nullopt, std::nullopt, true});
     inputs.resize(variables_.size() - 2);
     inputs.push_back({c.seconds(), 0.0, true});
     inputs.push_back({static_cast<double>(c.samples), 0.0, false});

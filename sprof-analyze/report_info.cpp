@@ -36,6 +36,13 @@ Json locality_json(const std::optional<LocalityInfo>& l) {
             {"samples", l->samples}};
 }
 
+// How an event's counts were given to functions (docs/FORMAT.md): by its
+// own overflow samples at the PC where it happened, or by the ticks.
+std::string attribution(const ProfileEvent& e) {
+    if (e.self_sampled) return "attributed by its own samples";
+    return e.time_like ? "attributed by the ticks" : "counted at the ticks";
+}
+
 Json info_json(const ProfileInfo& i) {
     const ProfileHeader& h = i.header;
     Json events = Json::array();
@@ -43,7 +50,7 @@ Json info_json(const ProfileInfo& i) {
         const ProfileEvent& e = h.events[k];
         const auto& live = i.live_fraction[k];
         events.push_back({{"name", e.name}, {"time_like", e.time_like}, {"user_only", e.user_only},
-                          {"live_fraction", live ? Json(*live) : Json(nullptr)}});
+                          {"attribution", attribution(e)}, {"live_fraction", live ? Json(*live) : Json(nullptr)}});
     }
     Json threads = Json::array();
     for (const auto& t : i.threads) threads.push_back({{"tid", t.tid}, {"name", t.name}});
@@ -113,6 +120,7 @@ void info_text(std::ostream& out, const ProfileInfo& i) {
         const ProfileEvent& e = h.events[k];
         const auto& live = i.live_fraction[k];
         std::string notes = e.time_like ? "time, " : "";
+        notes += attribution(e) + ", ";
         notes += live ? fmt::format("live {:.0f} %", 100 * *live) : "never sampled";
         events.push_back(fmt::format("{} ({})", e.name, notes));
     }

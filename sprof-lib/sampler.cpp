@@ -43,6 +43,9 @@ struct SlotSink final : SampleSink {
     explicit SlotSink(ThreadSlot& t) : t(t) {}
     void put(const RawSample& s) noexcept override { push(t, s); }
     void lost(uint64_t ticks) noexcept override { t.lost.fetch_add(ticks, std::memory_order_relaxed); }
+    size_t room() const noexcept override {
+        return kRing - (t.head.load(std::memory_order_relaxed) - t.tail.load(std::memory_order_acquire));
+    }
     ThreadSlot& t;
 };
 }  // namespace

@@ -72,7 +72,7 @@ expect_eq "$(sed -n 2p <<<"$out" | cut -d, -f1-4)" "compute(int),app,60,0.6" "tr
 info=$("$sprof" --info "$work/small.sprof")
 grep -q '^argv  *app --size 3$' <<<"$info" || fail "--info argv: $info"
 # Live: coverage over time, by hand from the fixture: 900, 600 and 200 of 1,400 ms.
-grep -q '^events  *3: task-clock (time, live 64 %), page-faults (live 43 %), context-switches (live 14 %)$' <<<"$info" ||
+grep -q '^events  *3: task-clock (time, attributed by the ticks, live 64 %), page-faults (counted at the ticks, live 43 %), context-switches (counted at the ticks, live 14 %)$' <<<"$info" ||
     fail "--info events: $(grep '^events' <<<"$info")"
 "$sprof" --info --format json "$work/small.sprof" | python3 -c '
 import json, sys

@@ -88,22 +88,67 @@ TEST_CASE("confidence: carry-forward's own error adds its distance from the cove
     CHECK(*s->sd_own == doctest::Approx(std::sqrt(200.0)));
 }
 
-TEST_CASE("confidence: one function's rate comes from the samples that did not enter it") {
-    // The entry sample was live with delta 8: the others give 12 in 30 ns.
+TEST_CASE("confidence: an entry's events count where they were charged, and widen the interval") {
+    // The entry sample was live with delta 8 (entry_sq 6.4 = 8²/10): the
+    // estimate keeps it, so the functions' estimates add up to the run's.
     EventCell c = kCell;
     c.entry_count = 8;
     c.entry_coverage_ns = 10;
     c.entry_sq = 6.4;
-    CHECK(*estimate(c, kFunction, Estimator::coverage) == doctest::Approx(40));
-    // Of several functions every sample counts.
-    CHECK(*estimate(c, EstimateBasis{10, 100, 1, false}, Estimator::coverage) == doctest::Approx(50));
-    // Entries holding most of the coverage still do not count while the
-    // others make two samples (mean interval 10 ns): 6 events in 30 ns of 80.
-    c = EventCell{.count = 40, .coverage_ns = 80, .sq = 30, .entry_count = 34, .entry_coverage_ns = 50, .entry_sq = 25};
-    CHECK(*estimate(c, kFunction, Estimator::coverage) == doctest::Approx(20));
-    // A minority of fewer than two samples' worth (10 ns): all samples count.
-    c.entry_coverage_ns = 70;
     CHECK(*estimate(c, kFunction, Estimator::coverage) == doctest::Approx(50));
+    // Its own variance 100 (as without the entry) plus where the entry's
+    // events lay, for it and as many exits: (T/X)² x̄ entry_sq 2/3 =
+    // 6.25 × 10 × 6.4 × 2/3.
+    const auto s = estimate_spread(c, kFunction, Estimator::coverage);
+    REQUIRE(s);
+    CHECK(*s->sd_own == doctest::Approx(std::sqrt(100 + 6.25 * 10 * 6.4 * 2 / 3)));
+    // Of several functions the boundaries are inside the sum: no such part.
+    const EstimateBasis total{10, 100, 1, false};
+    CHECK(*estimate_spread(c, total, Estimator::coverage)->sd_own == doctest::Approx(10));
+}
+
+TEST_CASE("self-sampled events: each interval's counts over the share of it the event was live") {
+    // Thread interval: f 60 ns, g 40 ns; event 0 live 50 of 100 ns (φ = ½),
+    // event 1 live throughout; f's records put 30 and 7, g's 10 and 3.
+    Interval iv;
+    FunctionCell f{.function = 1, .samples = 6, .time_ns = 60, .events = {}, .entries = 1};
+    FunctionCell g{.function = 2, .samples = 4, .time_ns = 40, .events = {}, .entries = 1};
+    f.events = {EventCell{.count = 30, .coverage_ns = 20, .sq = 500, .entry_count = 4, .entry_sq = 16},
+                EventCell{.count = 7, .coverage_ns = 60, .sq = 49}};
+    g.events = {EventCell{.count = 10, .coverage_ns = 30, .sq = 100}, EventCell{.count = 3, .coverage_ns = 40, .sq = 9}};
+    iv.cells = {f, g};
+    iv.lines = {LineCell{.location = 0, .samples = 6, .time_ns = 60, .events = {EventCell{.count = 30}, EventCell{}}}};
+    extrapolate_self_sampled(iv, 0b11);
+    const EventCell& f0 = iv.cells[0].events[0];
+    CHECK(f0.self_sampled);
+    CHECK(f0.count == 60);
+    CHECK(f0.entry_count == 8);
+    CHECK(f0.sq == doctest::Approx(0.5 / 0.25 * 500));  // (1 − φ)/φ² Σ d²
+    CHECK(f0.entry_sq == doctest::Approx(16 / (3 * 0.25)));
+    CHECK(iv.cells[1].events[0].count == 20);
+    CHECK(iv.lines[0].events[0].count == 60);
+    // Live throughout: the counts as recorded, no extrapolation error.
+    CHECK(iv.cells[0].events[1].count == 7);
+    CHECK(iv.cells[0].events[1].sq == 0);
+    // Once only: a second call leaves marked cells alone.
+    extrapolate_self_sampled(iv, 0b11);
+    CHECK(iv.cells[0].events[0].count == 60);
+    // Either estimator gives the count; its interval has no time error,
+    // however few ticks the function had.
+    const EstimateBasis one{.samples = 6, .time_ns = 60, .entries = 1, .one_function = true};
+    CHECK(*estimate(f0, one, Estimator::coverage) == 60);
+    CHECK(*estimate(f0, one, Estimator::carry) == 60);
+    const auto s = estimate_spread(f0, one, Estimator::coverage);
+    REQUIRE(s);
+    CHECK_FALSE(s->scales_with_time);
+    const double sd = std::sqrt(1000 + 16 / 0.75);
+    CHECK(*s->sd_own == doctest::Approx(sd));
+    const auto b = confidence_bounds(*s, 0.5);  // a time error that must not apply
+    REQUIRE(b);
+    CHECK(b->high == doctest::Approx(60 + kZ95 * sd));
+    // A function its records found but no tick did: its events, not unknown.
+    EventCell unticked{.count = 12, .self_sampled = true};
+    CHECK(*estimate(unticked, EstimateBasis{0, 0, 0, true}, Estimator::coverage) == 12);
 }
 
 TEST_CASE("confidence: unknown stays unknown, exact stays exact") {
@@ -212,10 +257,10 @@ TEST_CASE("interval builder: hand-computed coverage and carry-forward sums") {
     CHECK(f1.events[1].sq == doctest::Approx(13.0));  // (7² + 9²) / 10
     CHECK(f1.events[1].entry_count == 9);
     CHECK(f1.events[1].entry_sq == doctest::Approx(8.1));
-    // As one function's: e1's rate from sample 2 alone (7 in 10 ns), e0's
-    // from every sample (its only live sample entered f1).
+    // As one function's, the same rate from every sample, entries included
+    // (16 in 20 ns over 30 ns), so that the functions add up to the run.
     const EstimateBasis f1_alone{f1.samples, f1.time_ns, f1.entries, true};
-    CHECK(*estimate(f1.events[1], f1_alone, Estimator::coverage) == doctest::Approx(21.0));
+    CHECK(*estimate(f1.events[1], f1_alone, Estimator::coverage) == doctest::Approx(24.0));
     CHECK(*estimate(f1.events[0], f1_alone, Estimator::coverage) == doctest::Approx(300.0));
 
     b.add(2, sample(50, 10, 0b01, 5, 0));
@@ -235,6 +280,59 @@ RawSample tick(uint64_t wall, uint64_t ref, uint32_t live, uint64_t delta) {
     return s;
 }
 }  // namespace
+
+TEST_CASE("interval builder: an event's own records charge its events to their PCs") {
+    // Event 0 samples itself, event 1 is counted. Ticks in f1; between them
+    // two records of event 0 in f2 (whose function no tick ever lands in).
+    IntervalBuilder b(7, 2, 0, 0b01);
+    auto tick = [](uint64_t wall, uint64_t d0, uint64_t d1) {
+        RawSample s;
+        s.wall_ns = wall;
+        s.ref_ns = 10;
+        s.live_mask = 0b11;
+        s.delta[0] = d0;
+        s.delta[1] = d1;
+        return s;
+    };
+    auto record = [](uint64_t wall, uint64_t d0) {
+        RawSample s;
+        s.tick = false;
+        s.wall_ns = wall;
+        s.live_mask = 0b01;
+        s.delta[0] = d0;
+        s.cover_ns[0] = d0 - 1;  // all but the event that overflowed here are unplaced
+        return s;
+    };
+    b.add(1, tick(10, 2, 5));   // the thread's first record: its 2 events unplaced
+    b.add(2, record(12, 6));    // entered f2 from f1: 5 unplaced
+    b.add(2, record(14, 4));    // from f2 itself: placed
+    b.add(1, tick(20, 1, 3));   // from f2: its 1 event unplaced
+    CHECK(b.samples() == 2);    // records are no ticks
+    Interval iv = b.close(20);
+    REQUIRE(iv.cells.size() == 2);
+    const FunctionCell& f1 = iv.cells[0];
+    const FunctionCell& f2 = iv.cells[1];
+    // Every event counted lands somewhere: 3 + 10 = 2 + 6 + 4 + 1.
+    CHECK(f1.events[0].count == 3);
+    CHECK(f2.events[0].count == 10);
+    CHECK(f2.samples == 0);
+    CHECK(f2.time_ns == 0);
+    CHECK(f1.events[0].coverage_ns == 20);  // the interval's live time is in its ticks
+    CHECK(f2.events[0].coverage_ns == 0);
+    CHECK(f1.events[0].entry_count == 3);
+    CHECK(f2.events[0].entry_count == 5);
+    // The unplaced events' squares on both sides of each stretch: f1 took
+    // 2 and 1 and gave 5 away, f2 took 5 and gave 1.
+    CHECK(f1.events[0].entry_sq == doctest::Approx(4 + 25 + 1));
+    CHECK(f2.events[0].entry_sq == doctest::Approx(25 + 1));
+    // Σ over ticks of (events charged since the tick before)²: f1 2² + 1², f2 10².
+    CHECK(f1.events[0].sq == doctest::Approx(5));
+    CHECK(f2.events[0].sq == doctest::Approx(100));
+    CHECK(std::isnan(f1.events[0].carry));
+    // The counted event as before: its deltas go to the ticks' function.
+    CHECK(f1.events[1].count == 8);
+    CHECK(f2.events[1].count == 0);
+}
 
 TEST_CASE("interval builder: carry-forward carries the rate over the sample's own length") {
     // 100 in 10 ns counted; a sample twice as long without the event

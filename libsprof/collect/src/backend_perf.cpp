@@ -10,9 +10,21 @@
 // of that instant into a ring buffer. The PC and the counters of a sample are
 // then taken at the same moment, however late the tick is noticed (a signal
 // blocked by the program, a monitor on a busy machine).
+//
+// Events that sample themselves (EventSpec::self_sampled) are members with a
+// period of their own: every `period` events the kernel writes the same kind
+// of record (PC and the whole group's values) into a second ring. Read in
+// time order with the ticks, each record charges the self-sampled events
+// counted since the previous record to its own PC, so a burst of page faults
+// at a call's start lands on the function that faulted, not on the function
+// of the next tick. The records have a ring of their own so that a burst
+// never crowds a tick out; one lost costs nothing but where its events are
+// charged (the next record's values hold them). The period follows the
+// event's rate, so that a tick holds about kRecordsPerTick records.
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <ctime>
@@ -30,6 +42,20 @@ namespace {
 // Two data pages hold ~100 records of a 4-event group: a second of blocked
 // ticks at 10 ms. More would cost locked memory per thread (perf_event_mlock_kb).
 constexpr size_t kRingDataPages = 2;
+// The events' own records: sixteen pages hold ~680 of a 5-event group, ten
+// ticks' worth at kRecordsPerTick, so that a burst that comes after a quiet
+// stretch (its period made for the quiet) still fits; fewer where locked
+// memory is short. The records are read at the ticks only: a wakeup at a
+// watermark would signal the thread at every record (the kernel signals an
+// event with an owner at each overflow).
+constexpr size_t kEventRingDataPages = 16;
+// Records per tick the periods aim at: with the events of a tick's stretch
+// cut into this many records, what a call boundary can misplace is under
+// 1/kRecordsPerTick of the events around it.
+constexpr double kRecordsPerTick = 64;
+constexpr double kPeakDecay = 0.973;  // per tick: halved in 25
+// A sample's layout: PERF_SAMPLE_IDENTIFIER | TIME | READ | REGS_USER.
+constexpr uint64_t kSampleType = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TIME | PERF_SAMPLE_READ | PERF_SAMPLE_REGS_USER;
 
 // The group's values in read order (PERF_FORMAT_GROUP): [0] the leader's
 // task-clock ns, [1 + e] event e.
@@ -51,12 +77,30 @@ perf_event_attr leader_attr(uint64_t period_ns, bool on_exec) {
     if (period_ns) {
         a.sample_period = period_ns;
         a.wakeup_events = 1;
-        a.sample_type = PERF_SAMPLE_TIME | PERF_SAMPLE_READ | PERF_SAMPLE_REGS_USER;
+        a.sample_type = kSampleType;
         a.sample_regs_user = 1ull << kPcRegister;  // the user PC even when the tick hits in the kernel
         a.use_clockid = 1;
         a.clockid = CLOCK_MONOTONIC;  // record times on the runs' clock
     }
     apply_counting_scope(a);
+    return a;
+}
+
+// The period of a self-sampled event until its rate is known: at the fastest
+// a fault can happen here (~1 µs) a burst makes ~250 records per scheduler
+// tick (4 ms), under the 400 at which the kernel throttles the group
+// (perf_event_max_sample_rate 100,000 / HZ 250). It comes down as the peak
+// it stands for decays (retune_periods), not at the first quiet tick.
+constexpr uint64_t kFirstPeriod = 16;
+
+// A member that samples itself: the leader's record layout and clock, no
+// wakeups (the ticks' signal drains both rings).
+perf_event_attr self_sampling_attr(perf_event_attr a, const perf_event_attr& leader) {
+    a.sample_period = kFirstPeriod;
+    a.sample_type = kSampleType;
+    a.read_format = PERF_FORMAT_GROUP;  // a record holds the whole group's values
+    a.sample_regs_user = leader.sample_regs_user;
+    a.wakeup_events = 0;
     return a;
 }
 
@@ -73,17 +117,34 @@ public:
             const perf_event_attr leader = leader_attr(period_ns, on_exec);
             leader_fd_ = open(leader, period_ns ? "task-clock (sampling timer)" : "task-clock (reference)", tid, -1);
             for (unsigned e = 0; e < n_; ++e) {
-                perf_event_attr a = events[e].attr;
+                // Only where the leader takes ticks: the records are read at them.
+                const bool self_sampled = events[e].self_sampled && period_ns;
+                perf_event_attr a = self_sampled ? self_sampling_attr(events[e].attr, leader) : events[e].attr;
                 a.disabled = !(sched_.live() & (1u << e));
                 a.enable_on_exec = 0;
                 a.use_clockid = leader.use_clockid;  // the kernel wants one clock in a group
                 a.clockid = leader.clockid;
                 fds_[e] = open(a, events[e].name, tid, leader_fd_);
+                if (self_sampled) {
+                    sampled_ |= 1u << e;
+                    period_[e] = kFirstPeriod;
+                    peak_[e] = kFirstPeriod * kRecordsPerTick;
+                    ioctl(fds_[e], PERF_EVENT_IOC_ID, &ids_[e]);
+                }
             }
             if (period_ns) {
-                if (int err = ring_.map(leader_fd_, kRingDataPages); err < 0)
-                    throw BackendError(std::string("cannot map the sample buffer: ") + std::strerror(-err) +
-                                       (err == -EPERM ? " (locked-memory limit: raise ulimit -l)" : ""));
+                map_ring(ring_, leader_fd_, kRingDataPages);
+            }
+            int first = -1;  // the first self-sampled member holds the ring the others write to
+            for (unsigned e = 0; e < n_; ++e) {
+                if (!(sampled_ & (1u << e))) continue;
+                if (first < 0) {
+                    first = fds_[e];
+                    map_event_ring(first);
+                } else if (ioctl(fds_[e], PERF_EVENT_IOC_SET_OUTPUT, first) != 0) {
+                    throw BackendError("cannot send " + events[e].name + "'s samples to one buffer: " +
+                                       std::strerror(errno));
+                }
             }
             // The lib runtime enables after routing the tick signal; sprof_pt's exec does it.
             if (!on_exec && !period_ns) ioctl(leader_fd_, PERF_EVENT_IOC_ENABLE, 0);
@@ -107,24 +168,36 @@ public:
     }
 
     bool drain(SampleSink& sink) noexcept override {
-        RawSample pending;
         bool have = false;
-        ring_.consume([&](const perf_event_header& h, const unsigned char* rec) {
-            if (h.type == PERF_RECORD_LOST) {
-                uint64_t lost[2];  // id, count
-                std::memcpy(lost, rec + sizeof h, sizeof lost);
-                sink.lost(lost[1]);
-                return;
+        {
+            PerfRing::Reader ticks(ring_), records(event_ring_);
+            Record tick;
+            while (next_sample(ticks, tick, &sink)) {
+                ticks.take();
+                // The events' records before the tick, then the tick.
+                Record rec;
+                while (next_sample(records, rec, nullptr) && rec.time <= tick.time) {
+                    records.take();
+                    charge_record(rec, sink);
+                }
+                put_pending(sink);
+                RawSample s;
+                s.wall_ns = tick.time;
+                s.pc = tick.pc;
+                take(s, tick.values);
+                sink.put(s);
+                have = true;
             }
-            if (h.type != PERF_RECORD_SAMPLE) return;  // throttling notes and the like
-            RawSample s;
-            if (!parse_sample(h, rec, s)) return;
-            if (have) sink.put(pending);
-            pending = s;
-            have = true;
-        });
+            // Records after the last tick: charged now, in order, before any
+            // rotation below changes what they count.
+            Record rec;
+            while (next_sample(records, rec, nullptr)) {
+                records.take();
+                charge_record(rec, sink);
+            }
+            put_pending(sink);
+        }
         if (!have) return true;  // no tick since the last call: no rotation either
-        sink.put(pending);
         const bool rotating = sched_.next() != sched_.live();
         // One group read serves both: the CPU time since the tick for the
         // next period, the counts for the rotation. Neither: no read.
@@ -143,7 +216,7 @@ public:
         part_.ref_ns = now.v[0] - base_.v[0];
         part_.mask = live;
         for (unsigned e = 0; e < n_; ++e)
-            if (live & (1u << e)) part_.delta[e] = now.v[1 + e] - base_.v[1 + e];
+            if (live & (1u << e)) part_.delta[e] = since_last(e, now);
         base_ = now;
         rotate();
         return true;
@@ -171,27 +244,141 @@ private:
         return n == static_cast<ssize_t>(want) && g.nr == 1 + n_;
     }
 
-    // A PERF_RECORD_SAMPLE of leader_attr: time, group read, user registers.
-    bool parse_sample(const perf_event_header& h, const unsigned char* rec, RawSample& s) noexcept {
+    // A record of the tick ring or the events' ring, parsed.
+    struct Record {
+        uint64_t id = 0;    // the event that wrote it (PERF_EVENT_IOC_ID)
+        uint64_t time = 0;  // CLOCK_MONOTONIC
+        uint64_t pc = 0;    // the task's user PC
+        GroupValues values;
+    };
+
+    // The next sample record of `ring` (PERF_SAMPLE_IDENTIFIER, TIME, READ
+    // of the group, REGS_USER), not yet taken; others are taken on the way:
+    // lost records, which the tick ring reports to `lost_to` (in the events'
+    // ring they cost only where their events are charged: the next record
+    // holds them), throttling notes (too_many_records()) and the like. A
+    // record without a user context (none to charge) is taken and skipped
+    // too: its time and counts go with the next one.
+    bool next_sample(PerfRing::Reader& ring, Record& r, SampleSink* lost_to) noexcept {
+        perf_event_header h;
+        alignas(8) unsigned char rec[PerfRing::kMaxRecord];
+        while (ring.peek(h, rec)) {
+            if (h.type == PERF_RECORD_SAMPLE && parse_sample(h, rec, r)) return true;
+            if (h.type == PERF_RECORD_LOST) {
+                uint64_t lost[2];  // id, count
+                std::memcpy(lost, rec + sizeof h, sizeof lost);
+                if (lost_to) lost_to->lost(lost[1]);
+                else too_many_records();  // the events' ring filled up between two ticks
+            }
+            if (h.type == PERF_RECORD_THROTTLE) too_many_records();
+            ring.take();
+        }
+        return false;
+    }
+
+    // The records came faster than the events' ring holds between two
+    // ticks, or than the kernel allows (perf_event_max_sample_rate: since
+    // Linux 6.16 it then stops the whole group until the next scheduler
+    // tick, the reference clock included, so what happens until then is
+    // neither counted nor timed). Every self-sampled event's period goes up
+    // eightfold at once (the peaks with them, so the next retune keeps it).
+    void too_many_records() noexcept {
+        for (unsigned e = 0; e < n_; ++e) {
+            if (!(sampled_ & (1u << e))) continue;
+            uint64_t period = period_[e] * 8;
+            if (ioctl(fds_[e], PERF_EVENT_IOC_PERIOD, &period) == 0) period_[e] = period;
+            peak_[e] = std::max(peak_[e], static_cast<double>(period_[e]) * kRecordsPerTick);
+        }
+    }
+
+    bool parse_sample(const perf_event_header& h, const unsigned char* rec, Record& r) noexcept {
         const size_t words = (h.size - sizeof h) / sizeof(uint64_t);
-        uint64_t w[3 + 1 + kMaxEvents + 2];
-        if (words < 2 + 1 + n_ + 1 || words > sizeof w / sizeof w[0]) return false;
+        uint64_t w[3 + 1 + kMaxEvents + 3];
+        if (words < 3 + 1 + n_ + 1 || words > sizeof w / sizeof w[0]) return false;
         std::memcpy(w, rec + sizeof h, words * sizeof(uint64_t));
-        GroupValues g;
-        g.nr = w[1];
-        if (g.nr != 1 + n_) return false;
-        std::memcpy(g.v, &w[2], g.nr * sizeof(uint64_t));
-        const size_t regs = 2 + g.nr;
-        const uint64_t abi = w[regs];
-        if (abi == PERF_SAMPLE_REGS_ABI_NONE || words < regs + 2) return false;  // no user context
-        s.wall_ns = w[0];
-        s.pc = w[regs + 1];
-        take(s, g);
+        r.id = w[0];
+        r.time = w[1];
+        r.values.nr = w[2];
+        if (r.values.nr != 1 + n_) return false;
+        std::memcpy(r.values.v, &w[3], r.values.nr * sizeof(uint64_t));
+        const size_t regs = 3 + r.values.nr;
+        if (words < regs + 2 || w[regs] == PERF_SAMPLE_REGS_ABI_NONE) return false;  // no user context
+        r.pc = w[regs + 1];
         return true;
     }
 
-    // The deltas since the previous take, for the live set, plus the part
-    // counted before the last rotation.
+    // An event's own record: the self-sampled events since the previous
+    // record go to its PC, joined to the pending record when that one was
+    // at the same PC. When the sink is short of room the record is left
+    // out: its events go with the next one (the tick at the latest).
+    void charge_record(const Record& r, SampleSink& sink) noexcept {
+        unsigned overflowed = n_;
+        for (unsigned e = 0; e < n_; ++e)
+            if (ids_[e] == r.id && (sampled_ & (1u << e))) overflowed = e;
+        if (overflowed == n_) return;
+        if (pending_.live_mask && pending_.pc != r.pc) put_pending(sink);
+        if (!pending_.live_mask && sink.room() <= kRoomForTicks) return;
+        const uint32_t live = sched_.live() & sampled_;
+        const bool joined = pending_.live_mask != 0;
+        for (unsigned e = 0; e < n_; ++e) {
+            const uint32_t bit = 1u << e;
+            if (!(live & bit)) continue;
+            const uint64_t d = since_last(e, r.values);
+            window_[e] += d;
+            pending_.delta[e] += d;
+            // Where along the stretch since the previous record its events
+            // happened is known only for the last event of the one that
+            // overflowed here; a record joined to one at the same PC began there.
+            if (!joined) pending_.cover_ns[e] += e == overflowed && d ? d - 1 : d;
+            pending_.live_mask |= bit;
+        }
+        pending_.pc = r.pc;
+        pending_.wall_ns = r.time;
+    }
+
+    void put_pending(SampleSink& sink) noexcept {
+        if (!pending_.live_mask) return;
+        pending_.tick = false;
+        pending_.ref_ns = 0;
+        pending_.partial_mask = 0;
+        sink.put(pending_);
+        pending_ = RawSample{};
+    }
+
+    // Event e's count since it was last charged: since the last record of
+    // either kind for a self-sampled event, since the last tick (or
+    // rotation) otherwise. A self-sampled event's mark only moves forward,
+    // so a record read out of order never charges a count twice.
+    uint64_t since_last(unsigned e, const GroupValues& g) noexcept {
+        const uint64_t v = g.v[1 + e];
+        if (!(sampled_ & (1u << e))) return v - base_.v[1 + e];
+        const uint64_t d = v > event_mark_[e] ? v - event_mark_[e] : 0;
+        event_mark_[e] = std::max(event_mark_[e], v);
+        return d;
+    }
+
+    // At a tick: each live self-sampled event's period from its busiest
+    // recent ticks, so that a burst like the last one fills about
+    // kRecordsPerTick records. The peak decays slowly (halved in ~25 ticks):
+    // a program that bursts now and then would otherwise meet each burst
+    // with a period made for the quiet between them, and overflow the ring.
+    void retune_periods() noexcept {
+        const uint32_t live = sched_.live() & sampled_;
+        for (unsigned e = 0; e < n_; ++e) {
+            if (!(live & (1u << e))) continue;
+            peak_[e] = std::max(kPeakDecay * peak_[e], static_cast<double>(window_[e]));
+            window_[e] = 0;
+            const auto want = static_cast<uint64_t>(std::max(1.0, peak_[e] / kRecordsPerTick));
+            // Within a factor of two of the current one: no system call.
+            if (want < 2 * period_[e] && 2 * want > period_[e]) continue;
+            uint64_t period = want;
+            if (ioctl(fds_[e], PERF_EVENT_IOC_PERIOD, &period) == 0) period_[e] = want;
+        }
+    }
+
+    // The deltas since the previous take (a self-sampled event's since its
+    // last record), for the live set, plus the part counted before the last
+    // rotation; then the self-sampled events' periods for the next tick.
     void take(RawSample& s, const GroupValues& g) noexcept {
         const uint64_t since_base = g.v[0] - base_.v[0];
         const uint32_t live = sched_.live();
@@ -201,13 +388,15 @@ private:
         for (unsigned e = 0; e < n_; ++e) {
             const uint32_t bit = 1u << e;
             uint64_t d = 0;
-            if (live & bit) d += g.v[1 + e] - base_.v[1 + e];
+            if (live & bit) d += since_last(e, g);
             if (part_.mask & bit) d += part_.delta[e];
             s.delta[e] = d;
+            if (sampled_ & bit) window_[e] += d;
             if (s.partial_mask & bit) s.cover_ns[e] = live & bit ? since_base : part_.ref_ns;
         }
         base_ = g;
         part_ = Part{};
+        if (sampled_) retune_periods();
     }
 
     void rotate() noexcept {
@@ -230,7 +419,22 @@ private:
         sched_.advance();
     }
 
+    static void map_ring(PerfRing& ring, int fd, size_t pages) {
+        if (int err = ring.map(fd, pages); err < 0)
+            throw BackendError(std::string("cannot map the sample buffer: ") + std::strerror(-err) +
+                               (err == -EPERM ? " (locked-memory limit: raise ulimit -l)" : ""));
+    }
+
+    // The events' ring: smaller where the locked-memory limit will not have
+    // the full one (its records are a refinement; the ticks' ring is not).
+    void map_event_ring(int fd) {
+        for (size_t pages = kEventRingDataPages; pages > 1; pages /= 2)
+            if (event_ring_.map(fd, pages) == 0) return;
+        map_ring(event_ring_, fd, 1);
+    }
+
     void close_all() noexcept {
+        event_ring_.unmap();
         ring_.unmap();
         for (int& fd : fds_)
             if (fd >= 0) ::close(fd), fd = -1;
@@ -253,6 +457,17 @@ private:
     } part_;
     PerfRing ring_;
     TickDither dither_;
+    // Self-sampled events (EventSpec::self_sampled) and their records.
+    // A sink keeps this many places free for ticks when it takes records.
+    static constexpr size_t kRoomForTicks = 8;
+    uint32_t sampled_ = 0;
+    uint64_t ids_[kMaxEvents] = {};
+    PerfRing event_ring_;
+    uint64_t event_mark_[kMaxEvents] = {};  // each one's value at its last record or tick
+    RawSample pending_;                      // records at one PC not yet put
+    uint64_t period_[kMaxEvents] = {};
+    uint64_t window_[kMaxEvents] = {};  // its events since the last tick
+    double peak_[kMaxEvents] = {};
 };
 
 class PerfBackend final : public Backend {

@@ -171,6 +171,19 @@ bool is_time_like(const EventSpec& ev) {
 
 }  // namespace
 
+bool can_sample_itself(const EventSpec& ev) {
+    if (ev.time_like) return false;
+    switch (ev.attr.type) {
+    case PERF_TYPE_SOFTWARE:
+        // Placeholders that never count (dummy, bpf-output) have nothing to attribute.
+        return ev.attr.config != PERF_COUNT_SW_DUMMY && ev.attr.config != PERF_COUNT_SW_BPF_OUTPUT;
+    case PERF_TYPE_HARDWARE:
+    case PERF_TYPE_HW_CACHE:
+    case PERF_TYPE_RAW: return true;
+    default: return false;  // other PMUs (msr/, uncore) mostly cannot sample: counted at the ticks
+    }
+}
+
 std::vector<std::string> split_list(const std::string& s) {
     std::vector<std::string> out;
     size_t pos = 0;

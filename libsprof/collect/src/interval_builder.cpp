@@ -5,8 +5,13 @@
 
 namespace sprof {
 
-IntervalBuilder::IntervalBuilder(uint32_t tid, unsigned n_events, uint64_t lost_tick_ns)
-    : tid_(tid), n_(n_events), lost_tick_ns_(lost_tick_ns), last_rate_(n_events, NAN), rounding_(tid) {}
+IntervalBuilder::IntervalBuilder(uint32_t tid, unsigned n_events, uint64_t lost_tick_ns, uint32_t self_sampled)
+    : tid_(tid),
+      n_(n_events),
+      lost_tick_ns_(lost_tick_ns),
+      last_rate_(n_events, NAN),
+      rounding_(tid),
+      self_sampled_(self_sampled) {}
 
 namespace {
 
@@ -35,6 +40,10 @@ std::vector<Cell> sorted_cells(std::unordered_map<uint32_t, Cell>& cells) {
 }  // namespace
 
 void IntervalBuilder::add(uint32_t function, const RawSample& raw, uint32_t location) {
+    if (!raw.tick) {
+        add_record(function, raw, location);
+        return;
+    }
     if (!started_) {
         // The interval starts where its first sampling interval started.
         start_ns_ = raw.wall_ns > raw.ref_ns ? raw.wall_ns - raw.ref_ns : 0;
@@ -57,8 +66,66 @@ void IntervalBuilder::add(uint32_t function, const RawSample& raw, uint32_t loca
         }
     }
     charge(function, location, s, true, entry ? Charge::entry : Charge::inner);
+    if (self_sampled_) {
+        // The tick's self-sampled counts are what no record took since the
+        // last one: where they happened is known only if that record was here.
+        charge_sampled(cell_of(functions_, function, n_), function, s,
+                       !last_record_function_ || *last_record_function_ != function);
+        close_window();
+    }
     last_function_ = function;
     last_location_ = location;
+    last_record_function_ = function;
+}
+
+void IntervalBuilder::add_record(uint32_t function, const RawSample& s, uint32_t location) {
+    if (!started_) {
+        start_ns_ = s.wall_ns;
+        started_ = true;
+    }
+    last_ns_ = std::max(last_ns_, s.wall_ns);
+    const uint32_t sampled = s.live_mask & self_sampled_;
+    auto add_counts = [&](auto& cell) {
+        for (unsigned e = 0; e < n_; ++e)
+            if (sampled & (1u << e)) cell.events[e].count += s.delta[e];
+    };
+    FunctionCell& cell = cell_of(functions_, function, n_);
+    add_counts(cell);
+    if (location != kNoLocation) add_counts(cell_of(lines_, location, n_));
+    charge_sampled(cell, function, s, false);
+    last_record_function_ = function;
+}
+
+void IntervalBuilder::charge_sampled(FunctionCell& cell, uint32_t function, const RawSample& s, bool ambiguous_whole) {
+    const uint32_t sampled = s.live_mask & self_sampled_;
+    if (!sampled) return;
+    auto [it, fresh] = window_.try_emplace(function);
+    if (fresh) it->second.assign(n_, 0);
+    const bool entered = !last_record_function_ || *last_record_function_ != function;
+    for (unsigned e = 0; e < n_; ++e) {
+        if (!(sampled & (1u << e))) continue;
+        it->second[e] += s.delta[e];
+        if (!entered) continue;
+        const uint64_t unplaced = ambiguous_whole ? s.delta[e] : std::min(s.cover_ns[e], s.delta[e]);
+        const double sq = static_cast<double>(unplaced) * static_cast<double>(unplaced);
+        EventCell& ec = cell.events[e];
+        ec.entry_count += unplaced;
+        ec.entry_sq += sq;
+        // They may as well be the previous record's function's: its count
+        // is as uncertain by them (not a part of its count: entry_sq only).
+        if (last_record_function_) cell_of(functions_, *last_record_function_, n_).events[e].entry_sq += sq;
+    }
+}
+
+void IntervalBuilder::close_window() {
+    for (auto& [function, counts] : window_) {
+        FunctionCell& cell = cell_of(functions_, function, n_);
+        for (unsigned e = 0; e < n_; ++e) {
+            const auto d = static_cast<double>(counts[e]);
+            cell.events[e].sq += d * d;
+        }
+    }
+    window_.clear();
 }
 
 void IntervalBuilder::add_tail(const RawSample& s) {
@@ -117,7 +184,7 @@ RawSample IntervalBuilder::split_off(RawSample& s, double share) {
     RawSample part = s;
     part.ref_ns = take(s.ref_ns);
     for (unsigned e = 0; e < n_; ++e) {
-        part.delta[e] = take(s.delta[e]);
+        part.delta[e] = self_sampled_ & (1u << e) ? 0 : take(s.delta[e]);
         part.cover_ns[e] = take(s.cover_ns[e]);
     }
     return part;
@@ -132,6 +199,10 @@ void IntervalBuilder::charge(uint32_t function, uint32_t location, const RawSamp
     // differ in length: ticks lost in the kernel, the live set changing).
     double carried[kMaxEvents];
     for (unsigned e = 0; e < n_; ++e) {
+        if (self_sampled_ & (1u << e)) {
+            carried[e] = NAN;  // records, not a rate, say where its events belong
+            continue;
+        }
         const auto ref = static_cast<double>(s.ref_ns);
         if (s.live_mask & (1u << e)) {
             const auto cover = static_cast<double>(s.coverage(e));
@@ -167,6 +238,8 @@ void IntervalBuilder::charge(uint32_t function, uint32_t location, const RawSamp
                 const uint64_t cover = s.coverage(e);
                 ec.count += s.delta[e];
                 ec.coverage_ns += cover;
+                // A self-sampled event's spread and entries: charge_sampled.
+                if constexpr (spread) if (self_sampled_ & (1u << e)) continue;
                 if constexpr (spread) {
                     const auto delta = static_cast<double>(s.delta[e]);
                     const double sq = cover ? delta * delta / static_cast<double>(cover) : 0.0;

@@ -76,6 +76,12 @@ void resolve_run(RunOptions& run, const std::string& tool) {
     if (run.slots > n)
         throw UsageError("--slots " + std::to_string(run.slots) + " is more than the " + std::to_string(n) + " events");
     if (run.slots == 0) run.slots = n;
+    // Events sample themselves where the perf backend takes the ticks on the
+    // task's CPU time: their records and the ticks' then share one clock and
+    // one group of counters (backend_perf.cpp). cmdev and the wall clock
+    // count only.
+    for (EventSpec& ev : run.events)
+        ev.self_sampled = run.backend == "perf" && run.clock == "cpu" && can_sample_itself(ev);
     // The run's counters, once, on this process, through the backend the run
     // will use (its permission rules, not perf's, for cmdev): a run never
     // starts with an event, a timer or a device it cannot have.

@@ -33,4 +33,34 @@ void PerfRing::copy_out(uint64_t offset, void* to, size_t n) const noexcept {
     for (size_t i = 0; i < n; ++i) out[i] = data_[(offset + i) % data_size_];
 }
 
+PerfRing::Reader::Reader(PerfRing& ring) noexcept : ring_(ring) {
+    if (!ring_.base_) return;
+    auto* meta = static_cast<perf_event_mmap_page*>(ring_.base_);
+    head_ = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);
+    tail_ = next_ = meta->data_tail;
+}
+
+PerfRing::Reader::~Reader() {
+    if (ring_.base_) __atomic_store_n(&static_cast<perf_event_mmap_page*>(ring_.base_)->data_tail, tail_, __ATOMIC_RELEASE);
+}
+
+bool PerfRing::Reader::peek(perf_event_header& h, unsigned char* record) noexcept {
+    while (tail_ < head_) {
+        ring_.copy_out(tail_, &h, sizeof h);
+        if (h.size < sizeof h) {  // never written by a sane kernel; stop rather than spin
+            tail_ = next_ = head_;
+            return false;
+        }
+        next_ = tail_ + h.size;
+        if (h.size <= kMaxRecord) {
+            ring_.copy_out(tail_, record, h.size);
+            return true;
+        }
+        tail_ = next_;
+    }
+    return false;
+}
+
+void PerfRing::Reader::take() noexcept { tail_ = next_; }
+
 }  // namespace sprof

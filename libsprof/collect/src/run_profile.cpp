@@ -39,7 +39,7 @@ ProfileHeader make_profile_header(const std::string& collector, const RunOptions
     h.rotation = to_string(run.rotation.kind);
     h.rotation_seed = run.rotation.seed;
     h.tick_dither = tick_plan(run).dither;
-    for (const auto& s : run.events) h.events.push_back(ProfileEvent{s.name, s.time_like, s.user_only()});
+    for (const auto& s : run.events) h.events.push_back(ProfileEvent{s.name, s.time_like, s.user_only(), s.self_sampled});
     const JobPlace job = job_place();
     h.rank = job.rank;
     h.ranks = static_cast<uint32_t>(job.size);

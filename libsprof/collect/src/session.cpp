@@ -19,7 +19,9 @@ void ProfileSession::load_address_space() {
 void ProfileSession::add_thread(uint32_t tid, const std::string& name) {
     // Once per thread, also when a collector announces it again (a thread
     // whose sampling was restarted after a failed exec).
-    if (builders_.try_emplace(tid, tid, static_cast<unsigned>(header_.events.size()), lost_tick_ns(header_)).second)
+    if (builders_.try_emplace(tid, tid, static_cast<unsigned>(header_.events.size()), lost_tick_ns(header_),
+                              self_sampled_events(header_))
+            .second)
         writer_.add_thread(ProfileThread{tid, name});
 }
 
@@ -106,6 +108,7 @@ void ProfileSession::add_sample(uint32_t tid, const RawSample& raw) {
     }
     const Code code = code_at(s.pc);
     b.add(code.ref.function, s, code.location);
+    if (!s.tick) return;  // an event's own record: no tick, nothing closes
     ++samples_;
     if (!header_.hist_interval_ns && b.ticks() >= header_.hist_samples) flush(b, s.wall_ns);
 }

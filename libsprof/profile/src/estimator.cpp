@@ -18,8 +18,7 @@ const char* to_string(Estimator e) { return e == Estimator::coverage ? "coverage
 namespace {
 
 // The samples a coverage estimate's rate comes from: count Y, coverage X (ns)
-// and spread Q (Σ d²/x) of either every live sample or, for one function
-// whose entries are known, those that did not enter it (see estimate()).
+// and spread Q (Σ d²/x).
 struct RateSample {
     double y = 0, x = 0, q = 0;
 };
@@ -27,21 +26,8 @@ struct RateSample {
 // The fewest live samples a spread can be estimated from.
 constexpr double kMinLiveSamples = 2;
 
-RateSample rate_sample(const EventCell& c, const EstimateBasis& b) {
-    const RateSample all{static_cast<double>(c.count), static_cast<double>(c.coverage_ns), c.sq};
-    if (!b.one_function || b.entries == kUnknownEntries) return all;
-    const RateSample inner{static_cast<double>(c.count - std::min(c.entry_count, c.count)),
-                           static_cast<double>(c.coverage_ns - std::min(c.entry_coverage_ns, c.coverage_ns)),
-                           c.sq - c.entry_sq};
-    // The inner samples give an unbiased rate; the entries are added only
-    // where the inner ones are both a minority and too few for a spread (see
-    // coverage_variance). The minority rule alone fell back to all when the
-    // rotation happened to leave the event live in most entries: selfcount's
-    // major, 50 ms calls on 10 ms ticks, then got minor's tail faults, 440
-    // where none happened.
-    const double mean_interval = b.samples ? static_cast<double>(b.time_ns) / static_cast<double>(b.samples) : 0;
-    const bool enough = 2 * inner.x >= all.x || inner.x >= kMinLiveSamples * mean_interval;
-    return inner.x > 0 && enough ? inner : all;
+RateSample rate_sample(const EventCell& c) {
+    return {static_cast<double>(c.count), static_cast<double>(c.coverage_ns), c.sq};
 }
 
 std::optional<double> coverage_estimate(const RateSample& r, uint64_t time_ns) {
@@ -65,18 +51,37 @@ std::optional<double> coverage_variance(const RateSample& r, const EstimateBasis
     return std::max(empirical, one_unseen_event);
 }
 
+// The variance of where an entry's events lay (see the header): each
+// entry's delta d, extrapolated by T/X, uniform between all here and none,
+// for the entries and as many exits.
+double boundary_variance(const EventCell& c, const EstimateBasis& b) {
+    if (!b.one_function || c.coverage_ns == 0 || b.samples == 0 || !std::isfinite(c.entry_sq)) return 0;
+    const double t = static_cast<double>(b.time_ns), x = static_cast<double>(c.coverage_ns);
+    const double mean_interval = t / static_cast<double>(b.samples);
+    return (t / x) * (t / x) * mean_interval * c.entry_sq * 2 / 3;
+}
+
+EstimateSpread self_sampled_spread(const EventCell& c) {
+    const double variance = c.sq + c.entry_sq;
+    return {static_cast<double>(c.count),
+            std::isfinite(variance) ? std::optional<double>(std::sqrt(std::max(0.0, variance))) : std::nullopt,
+            false};
+}
+
 }  // namespace
 
 std::optional<double> estimate(const EventCell& c, const EstimateBasis& b, Estimator e) {
+    if (c.self_sampled) return static_cast<double>(c.count);
     if (e == Estimator::carry) {
         if (std::isnan(c.carry)) return std::nullopt;
         return c.carry;
     }
-    return coverage_estimate(rate_sample(c, b), b.time_ns);
+    return coverage_estimate(rate_sample(c), b.time_ns);
 }
 
 std::optional<EstimateSpread> estimate_spread(const EventCell& c, const EstimateBasis& b, Estimator e) {
-    const RateSample r = rate_sample(c, b);
+    if (c.self_sampled) return self_sampled_spread(c);
+    const RateSample r = rate_sample(c);
     const auto coverage = coverage_estimate(r, b.time_ns);
     const auto value = e == Estimator::coverage ? coverage : estimate(c, b, e);
     if (!value) return std::nullopt;
@@ -84,13 +89,47 @@ std::optional<EstimateSpread> estimate_spread(const EventCell& c, const Estimate
     const auto variance = coverage_variance(r, b);
     if (!variance || !coverage) return s;
     const double bias = *value - *coverage;  // 0 for the coverage estimator itself
-    s.sd_own = std::sqrt(*variance + bias * bias);
+    s.sd_own = std::sqrt(*variance + boundary_variance(c, b) + bias * bias);
     return s;
 }
 
 uint64_t lost_tick_ns(const ProfileHeader& h) {
     const bool user_only = std::any_of(h.events.begin(), h.events.end(), [](const ProfileEvent& e) { return e.user_only; });
     return user_only && h.clock == "cpu" ? h.sample_interval_ns : 0;
+}
+
+uint32_t self_sampled_events(const ProfileHeader& h) {
+    uint32_t mask = 0;
+    for (size_t e = 0; e < h.events.size() && e < 32; ++e)
+        if (h.events[e].self_sampled) mask |= 1u << e;
+    return mask;
+}
+
+void extrapolate_self_sampled(Interval& iv, uint32_t self_sampled) {
+    for (unsigned e = 0; e < 32; ++e) {
+        if (!(self_sampled & (1u << e))) continue;
+        uint64_t time = 0, live = 0;
+        for (const FunctionCell& c : iv.cells) {
+            if (e >= c.events.size()) continue;
+            time += c.time_ns;
+            live += c.events[e].coverage_ns;
+        }
+        // Never live at a tick (records only, or none): taken as counted.
+        const double phi = live == 0 || live >= time ? 1.0 : static_cast<double>(live) / static_cast<double>(time);
+        auto extrapolate = [&](EventCell& ec, bool spread) {
+            if (ec.self_sampled) return;
+            ec.count = static_cast<uint64_t>(std::llround(static_cast<double>(ec.count) / phi));
+            ec.entry_count = std::min(ec.count, static_cast<uint64_t>(std::llround(static_cast<double>(ec.entry_count) / phi)));
+            ec.sq = spread && std::isfinite(ec.sq) ? (1 - phi) / (phi * phi) * ec.sq : 0;
+            ec.entry_sq = spread && std::isfinite(ec.entry_sq) ? ec.entry_sq / (3 * phi * phi) : 0;
+            ec.carry = NAN;
+            ec.self_sampled = true;
+        };
+        for (FunctionCell& c : iv.cells)
+            if (e < c.events.size()) extrapolate(c.events[e], true);
+        for (LineCell& c : iv.lines)
+            if (e < c.events.size()) extrapolate(c.events[e], false);
+    }
 }
 
 double visit_time_variance(double d) {
@@ -111,6 +150,7 @@ std::optional<double> time_relative_sd(const EstimateBasis& b) {
 }
 
 std::optional<Bounds> confidence_bounds(const EstimateSpread& s, std::optional<double> time_rel_sd) {
+    if (!s.scales_with_time) time_rel_sd = 0.0;
     if (!s.sd_own || !time_rel_sd) return std::nullopt;
     const double time_sd = s.value * *time_rel_sd;
     const double sd = std::sqrt(*s.sd_own * *s.sd_own + time_sd * time_sd);
@@ -171,6 +211,7 @@ double add_known(double a, double b) { return std::isnan(a) || std::isnan(b) ? N
 }  // namespace
 
 void accumulate(EventCell& a, const EventCell& b) {
+    a.self_sampled = a.self_sampled || b.self_sampled;
     a.count += b.count;
     a.coverage_ns += b.coverage_ns;
     // Unknown + known = known: the unknown part contributed nothing measurable.

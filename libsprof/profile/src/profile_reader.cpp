@@ -83,6 +83,7 @@ void read_header(Decoder& d, ProfileHeader& h) {
         const uint8_t flags = d.u8();
         ev.time_like = flags & 1;
         ev.user_only = flags & 2;
+        ev.self_sampled = flags & 4;
     }
     // Cells are matched to events by name when profiles are merged: a name
     // twice would make two columns one. A hash set keeps this linear.

@@ -56,7 +56,7 @@ void put_header(Encoder& e, const ProfileHeader& h) {
     e.u32(static_cast<uint32_t>(h.events.size()));
     for (const auto& ev : h.events) {
         e.str(ev.name);
-        e.u8((ev.time_like ? 1 : 0) | (ev.user_only ? 2 : 0));  // flag bits, docs/FORMAT.md
+        e.u8((ev.time_like ? 1 : 0) | (ev.user_only ? 2 : 0) | (ev.self_sampled ? 4 : 0));  // flag bits, docs/FORMAT.md
     }
     e.i32(h.rank);
     e.u32(h.ranks);

@@ -4,6 +4,9 @@
 #pragma once
 #include <sys/types.h>
 
+#include <cstddef>
+#include <cstdint>
+
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -24,6 +27,10 @@ public:
     // Ticks the kernel could not record (the buffer was full): their time and
     // events are in the next sample, their PCs are unknown.
     virtual void lost(uint64_t ticks) noexcept = 0;
+    // How many more samples put() takes now without losing one. An event's
+    // own records are left out when it is short (their events go with the
+    // next record put), so that they never crowd out a tick.
+    virtual size_t room() const noexcept { return SIZE_MAX; }
 
 protected:
     ~SampleSink() = default;

@@ -13,8 +13,19 @@ struct EventSpec {
     std::string name;        // as the user wrote it; also the column name in reports
     perf_event_attr attr{};  // disabled=1; exclude_kernel where this process may not count the kernel
     bool time_like = false;  // measures time (task-clock, cpu-clock, msr/tsc/): never a regressor
+    // Attributed by its own overflow samples, each with the PC where the
+    // event happened (as perf record -e EVENT does), rather than charged to
+    // the function of the next tick: set by resolve_run where the backend
+    // takes its own ticks (perf, CPU clock) and the event can sample.
+    bool self_sampled = false;
     bool user_only() const { return attr.exclude_kernel; }
 };
+
+// Whether the kernel can raise a sample on the event's own overflow: the
+// software events that are not time (page faults, context switches, …) and
+// the PMU's events. Time (task-clock, cpu-clock, msr/tsc/) is what the ticks
+// attribute.
+bool can_sample_itself(const EventSpec& ev);
 
 struct EventError : std::runtime_error {
     using std::runtime_error::runtime_error;

@@ -19,12 +19,15 @@ public:
     // lost_tick_ns: the nominal tick when the kernel drops the ticks that
     // land in kernel mode (a user-space-only profile: lost_tick_ns() of
     // estimator.hpp), 0 when every tick arrives.
-    IntervalBuilder(uint32_t tid, unsigned n_events, uint64_t lost_tick_ns = 0);
+    // self_sampled: bit e set for an event that samples itself
+    // (ProfileEvent::self_sampled; its cells are described in profile.hpp).
+    IntervalBuilder(uint32_t tid, unsigned n_events, uint64_t lost_tick_ns = 0, uint32_t self_sampled = 0);
 
     // Charges the sample to `function` and, unless kNoLocation, to the
     // source location `location` (a line cell with the same sums). A sample
     // that enters `function` after lost ticks gives the previous function
-    // the share of them that was likely its own (lost_share()).
+    // the share of them that was likely its own (lost_share()). An event's
+    // own record (RawSample::tick false) adds only its events.
     void add(uint32_t function, const RawSample& s, uint32_t location = kNoLocation);
     static constexpr uint32_t kNoLocation = UINT32_MAX;
     // A thread's tail (kTailPc): its reference time and deltas go to the
@@ -75,8 +78,18 @@ private:
     // not enter it (their mean length is the tick over 1 − rate).
     double drop_rate(uint32_t function) const;
     // Splits `share` of s off into the result (rounding counts at random,
-    // so no side gains on average); s keeps the rest.
+    // so no side gains on average); s keeps the rest. Self-sampled events'
+    // counts stay (their records, not time, say where they belong); their
+    // live time is split like the rest.
     RawSample split_off(RawSample& s, double share);
+    // An event's own record: its self-sampled events to the function.
+    void add_record(uint32_t function, const RawSample& s, uint32_t location);
+    // Self-sampled events charged to `function` since the last tick, for
+    // the cell's sq; ambiguous ones (the stretch since the previous record
+    // began in another function) to its entry parts.
+    void charge_sampled(FunctionCell& cell, uint32_t function, const RawSample& s, bool ambiguous_whole);
+    // At a tick: Σ (events charged since the tick before)² into each cell.
+    void close_window();
 
     struct TickGaps {
         uint64_t samples = 0;
@@ -103,6 +116,11 @@ private:
     std::unordered_map<uint32_t, TickGaps> gaps_;  // by function: its samples that did not enter it
     TickGaps all_gaps_;                            // the same over all functions
     std::mt19937_64 rounding_;
+    uint32_t self_sampled_;
+    // The function of the thread's previous record, tick or event.
+    std::optional<uint32_t> last_record_function_;
+    // By function: the self-sampled events charged to it since the last tick.
+    std::unordered_map<uint32_t, std::vector<uint64_t>> window_;
 };
 
 }  // namespace sprof

@@ -31,23 +31,35 @@ public:
     // kernel. Async-signal-safe: no allocation, no locks.
     template <class Fn>
     void consume(Fn&& fn) noexcept {
-        if (!base_) return;
-        auto* meta = static_cast<perf_event_mmap_page*>(base_);
-        const uint64_t head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);
-        uint64_t tail = meta->data_tail;
+        Reader r(*this);
+        perf_event_header h;
         alignas(8) unsigned char record[kMaxRecord];
-        while (tail < head) {
-            perf_event_header h;
-            copy_out(tail, &h, sizeof h);
-            if (h.size < sizeof h) break;  // never written by a sane kernel; stop rather than spin
-            if (h.size <= sizeof record) {
-                copy_out(tail, record, h.size);
-                fn(h, record);
-            }
-            tail += h.size;
+        while (r.peek(h, record)) {
+            fn(h, record);
+            r.take();
         }
-        __atomic_store_n(&meta->data_tail, head, __ATOMIC_RELEASE);
     }
+
+    // Reads the records one at a time, for a reader that takes only some of
+    // them now (two rings merged by time): the records not taken stay for
+    // the next reader. Those taken are freed for the kernel when the Reader
+    // ends. Async-signal-safe.
+    class Reader {
+    public:
+        explicit Reader(PerfRing& ring) noexcept;
+        ~Reader();
+        Reader(const Reader&) = delete;
+        Reader& operator=(const Reader&) = delete;
+        // The next record, copied out whole into `record` (kMaxRecord bytes;
+        // larger records are skipped); false when none is left. The same
+        // record again until take().
+        bool peek(perf_event_header& h, unsigned char* record) noexcept;
+        void take() noexcept;
+
+    private:
+        PerfRing& ring_;
+        uint64_t head_ = 0, tail_ = 0, next_ = 0;
+    };
 
 private:
     void copy_out(uint64_t offset, void* to, size_t n) const noexcept;

@@ -25,6 +25,14 @@ struct RawSample {
     // live but not partial were live for all of ref_ns.
     uint32_t partial_mask = 0;
     uint64_t cover_ns[kMaxEvents]{};
+    // false: not a tick but the overflow record of an event that samples
+    // itself (EventSpec::self_sampled), or several at one PC in a row. It has
+    // no time (ref_ns 0, no partial_mask); live_mask and delta[] hold the
+    // self-sampled events counted since the thread's previous record, which
+    // happened along the stretch that ended at pc, and cover_ns[e] holds the
+    // part of delta[e] whose place on that stretch is not known: all of an
+    // event that did not overflow here, all but the last of the one that did.
+    bool tick = true;
 
     uint64_t coverage(unsigned e) const { return partial_mask & (1u << e) ? cover_ns[e] : ref_ns; }
 };

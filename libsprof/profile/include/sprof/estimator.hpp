@@ -40,14 +40,27 @@ struct EstimateBasis {
 // the next tick that lands in user space.
 uint64_t lost_tick_ns(const ProfileHeader& h);
 
+// Bit e set for event e that sampled itself (ProfileEvent::self_sampled).
+uint32_t self_sampled_events(const ProfileHeader& h);
+
+// Turns the cells of one thread's interval (or of a profile folded into one)
+// for the events that sampled themselves (bit e of `self_sampled`) into
+// estimates: each count divided by φ, the share of the interval's time the
+// event was live (its cells' coverage over their time; 1 when it was never
+// rotated out), since which ticks' stretches were live has nothing to do with
+// where the program was; sq becomes the variance of that extrapolation,
+// (1 − φ)/φ² · Σ (events between two ticks)², and entry_sq that of where
+// ambiguous events lay, entry_sq/(3φ²). Marks the cells self_sampled. Call
+// once per interval, before its cells are added to any other.
+void extrapolate_self_sampled(Interval& iv, uint32_t self_sampled);
+
 // The estimated count of one event over the basis' reference time.
 // coverage: rate × time, the rate being count / coverage (perf's
-// enabled/running scaling, per function and interval). For one function the
-// rate comes from the samples that did not enter it (whose sampling interval
-// lay wholly in it), when they hold half the coverage or two samples' worth
-// of it: an entry's delta is partly the function before, whose events a
-// whole-interval charge would move across every boundary. carry: the
-// carry-forward sum.
+// enabled/running scaling, per function and interval), so that the
+// functions' estimates add up to the run's. An entry's delta is partly the
+// function before's: its interval says so (estimate_spread). carry: the
+// carry-forward sum. A self-sampled cell (extrapolate_self_sampled): its
+// count, with either estimator.
 // nullopt = unknown (never live, or never counted yet) — never reported as 0.
 std::optional<double> estimate(const EventCell& c, const EstimateBasis& b, Estimator e);
 
@@ -88,9 +101,18 @@ std::optional<double> estimate(const EventCell& c, const EstimateBasis& b, Estim
 //   a 0.5 s function over 10 visits). Not covered: a program whose rhythm
 //   holds the ticks at a kernel entry near a function's end loses a tick
 //   there at every visit (seen once in 16 runs: −65 ms of 1 s in 10 visits).
+// * the boundaries': an entry's delta lies partly before the function's
+//   boundary; where, the counts cannot tell. The estimate keeps it all (the run's events add
+//   up); its own error adds each entry's delta as uniform between all and
+//   nothing, twice (the function's own events at its exits went to the next
+//   function's entry in the same way): (T/X)² · x̄ · entry_sq · 2/3.
+// * A self-sampled event's: only its extrapolation and the ambiguous
+//   stretches (extrapolate_self_sampled); its records say where its events
+//   happened, so the function's sampled time plays no part.
 struct EstimateSpread {
     double value = 0;
     std::optional<double> sd_own;  // standard deviation of its own error, in counts
+    bool scales_with_time = true;  // false: the time's error does not apply (self-sampled)
 };
 std::optional<EstimateSpread> estimate_spread(const EventCell& c, const EstimateBasis& b, Estimator e);
 // 2·Var(A)/x̄² above: the variance of one visit's sampled time in
@@ -104,7 +126,8 @@ constexpr double kZ95 = 1.959963984540054;  // two-sided 95 % normal quantile
 struct Bounds {
     double low = 0, high = 0;
 };
-// value ± z·sd, sd² = sd_own² + (value × time_rel_sd)²; counts never below 0.
+// value ± z·sd, sd² = sd_own² + (value × time_rel_sd)² (the time's part only
+// where s.scales_with_time); counts never below 0.
 std::optional<Bounds> confidence_bounds(const EstimateSpread& s, std::optional<double> time_rel_sd);
 // The 95 % interval of estimate(c, b, e); nullopt = unknown.
 std::optional<Bounds> confidence_interval(const EventCell& c, const EstimateBasis& b, Estimator e);

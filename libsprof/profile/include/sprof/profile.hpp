@@ -26,12 +26,20 @@ constexpr uint16_t kFormatMajor = 1;
 // the reader (one unknown location per address, SourceLines::resolved false),
 // which reads them from the objects, as perf report does.
 // Minor 8: HEADER ends with the tick dither (ProfileHeader::tick_dither).
-constexpr uint16_t kFormatMinor = 8;
+// Minor 9: an event's flags say whether it was attributed by its own
+// overflow samples (ProfileEvent::self_sampled); its cells then hold what
+// those samples attributed (docs/FORMAT.md). Older readers ignore the flag.
+constexpr uint16_t kFormatMinor = 9;
 
 struct ProfileEvent {
     std::string name;
     bool time_like = false;
     bool user_only = false;  // kernel space excluded (the user may not count it): perf's ":u"
+    // Attributed by its own overflow samples: each of its records charged
+    // the events since the thread's previous record (tick or event) to the
+    // function at the record's PC. Otherwise counted: a tick's delta goes to
+    // the function at the tick.
+    bool self_sampled = false;
 };
 
 struct ProfileHeader {
@@ -92,6 +100,17 @@ struct ProfileThread {
 // an *entry*: its sampling interval began in that other function, so its
 // delta is partly the other function's; the entry_* fields are the part of
 // count, coverage and sq that came from entries.
+//
+// An event attributed by its own samples (ProfileEvent::self_sampled) keeps
+// other sums in the same fields: count = the events its records put in this
+// function while live; coverage_ns = the reference time of the function's
+// ticks in which it was live (the cells of an interval add up to its live
+// time); sq = Σ over ticks of (events put here since the previous tick)²;
+// entry_count = the events that a record charged here although its stretch
+// since the previous record began elsewhere (where along it they happened
+// is not known); entry_sq = Σ of their squares, and of those of the
+// stretches that began here and were charged elsewhere; carry unused.
+// extrapolate_self_sampled (estimator.hpp) turns them into estimates.
 struct EventCell {
     uint64_t count = 0;        // sum of measured deltas while live
     uint64_t coverage_ns = 0;  // reference time of the samples in which it was live
@@ -102,6 +121,9 @@ struct EventCell {
     uint64_t entry_count = 0;
     uint64_t entry_coverage_ns = 0;
     double entry_sq = 0;
+    // Set by extrapolate_self_sampled when the dataset is read: count is
+    // then the estimate itself, sq and entry_sq its variances (count²).
+    bool self_sampled = false;
 };
 
 struct FunctionCell {

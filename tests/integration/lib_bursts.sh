@@ -1,0 +1,5 @@
+# sprof_lib on two alternating functions, one of which faults in a burst at
+# its entry or at its exit: the faults land on the function that faulted.
+source "$(dirname "$0")/common.sh" "$1"
+bursts_vs_truth sprof_lib
+pass "sprof_lib bursts: faults at a call's entry or exit land on the function that faulted"
