@@ -125,4 +125,49 @@ static inline __attribute__((always_inline)) void touch_fresh_pages(long pages) 
     unmap_pages(p, pages);
 }
 
+/* A system call from the caller's own code (always inlined), so that a
+ * sample taken in it names the caller, not a libc wrapper or the vDSO. */
+static inline __attribute__((always_inline)) long own_syscall(long n, long a, long b, long c) {
+#if defined(__x86_64__)
+    long ret;
+    __asm__ volatile("syscall" : "=a"(ret) : "a"(n), "D"(a), "S"(b), "d"(c) : "rcx", "r11", "memory");
+    return ret;
+#else
+    return syscall(n, a, b, c); /* elsewhere the wrapper's samples go to libc */
+#endif
+}
+
+/* The calling thread's CPU clock in ns, read from the caller's own code. */
+static inline __attribute__((always_inline)) long own_cpu_ns(void) {
+    struct timespec ts;
+    own_syscall(SYS_clock_gettime, CLOCK_THREAD_CPUTIME_ID, (long)&ts, 0);
+    return ts.tv_sec * 1000000000L + ts.tv_nsec;
+}
+
+/* An unlinked file of `pages` pages on disk in `dir`, written and synced so
+ * the kernel may drop its pages (tmpfs cannot: `dir` must be on a disk):
+ * read through a mapping after POSIX_FADV_DONTNEED and MADV_RANDOM, each
+ * page is one major fault. */
+static inline int make_file(const char *dir, long pages, long page) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/workload.XXXXXX", dir);
+    int fd = mkstemp(path);
+    if (fd < 0) {
+        perror(path);
+        exit(3);
+    }
+    unlink(path);
+    char *buf = calloc(1, page);
+    for (long i = 0; i < pages; ++i) {
+        buf[0] = (char)i;
+        if (write(fd, buf, page) != page) {
+            perror("write");
+            exit(3);
+        }
+    }
+    free(buf);
+    fsync(fd);
+    return fd;
+}
+
 #endif
