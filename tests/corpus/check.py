@@ -46,6 +46,9 @@ def main():
     try:
         for seed in a.seeds:
             corpus.run_program(ws, seed, variants, a.tick_ms, a.budget_s, data)
+    except corpus.measure.Failed as e:
+        print(f"FAIL: seed {seed}: {e}")
+        return 1
     finally:
         corpus.write_csv(data["cases"], os.path.join(ws.root, "cases.csv"))
         ws.close()
