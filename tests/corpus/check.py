@@ -50,7 +50,7 @@ def main():
         print(f"FAIL: seed {seed}: {e}")
         return 1
     finally:
-        corpus.write_csv(data["cases"], os.path.join(ws.root, "cases.csv"))
+        corpus.tr.write_csv(data["cases"], os.path.join(ws.root, "cases.csv"))
         ws.close()
     print(f"{len(a.seeds)} programs (seeds {a.seeds[0]}-{a.seeds[-1]}), tick {a.tick_ms:g} ms, "
           f"~{a.budget_s:g} s of CPU each; {', '.join('/'.join(v[:2]) for v in variants)}; both estimators\n")

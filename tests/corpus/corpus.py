@@ -356,10 +356,6 @@ def run_program(ws, seed, variants, tick_ms, budget_s, data_rows, with_perf=True
                                               truth_total=truth_value(truth_total, event)))
 
 
-def write_csv(rows, path):
-    tr.write_csv(rows, path)
-
-
 def perf_conservation(sums, perf_rows):
     """Per event: (median, worst, runs) of |profile sum − perf stat's total| / perf's total in %,
     perf stat run once per program, and (median, worst) of perf's total against the truth's of that run."""

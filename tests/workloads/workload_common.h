@@ -33,24 +33,27 @@ static inline double thread_cpu_s(void) {
  * call opens its own counter (user space only where a user may count no
  * more, as a user's profile does; task-clock counts the same either way):
  * the time since then. */
+static inline int open_task_clock(void) {
+    struct perf_event_attr a;
+    memset(&a, 0, sizeof a);
+    a.size = sizeof a;
+    a.type = PERF_TYPE_SOFTWARE;
+    a.config = PERF_COUNT_SW_TASK_CLOCK;
+    int fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
+    if (fd < 0) {
+        a.exclude_kernel = a.exclude_hv = 1;
+        fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
+    }
+    if (fd < 0) {
+        perror("perf_event_open(task-clock)");
+        exit(3);
+    }
+    return fd;
+}
+
 static inline double task_clock_s(void) {
     static __thread int fd = -1;
-    if (fd < 0) {
-        struct perf_event_attr a;
-        memset(&a, 0, sizeof a);
-        a.size = sizeof a;
-        a.type = PERF_TYPE_SOFTWARE;
-        a.config = PERF_COUNT_SW_TASK_CLOCK;
-        fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
-        if (fd < 0) {
-            a.exclude_kernel = a.exclude_hv = 1;
-            fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
-        }
-        if (fd < 0) {
-            perror("perf_event_open(task-clock)");
-            exit(3);
-        }
-    }
+    if (fd < 0) fd = open_task_clock();
     uint64_t ns = 0;
     if (read(fd, &ns, sizeof ns) != (ssize_t)sizeof ns) {
         perror("read(task-clock)");
