@@ -32,11 +32,10 @@ struct reading {
  * (workload_common.h), read from the caller's code. Not the thread's CPU
  * clock: on a virtual machine task-clock also holds the time stolen from
  * the thread while it is current (7 % more in a run of 4 threads on a busy
- * host), which the clock leaves out. Counted from the thread's first call. */
+ * host), which the clock leaves out. Opened by thread_start. */
 static __thread int task_clock_fd = -1;
 
 static inline __attribute__((always_inline)) long own_task_clock_ns(void) {
-    if (task_clock_fd < 0) task_clock_fd = open_task_clock();
     uint64_t ns = 0;
     own_syscall(SYS_read, task_clock_fd, (long)&ns, sizeof ns);
     return (long)ns;
@@ -237,7 +236,16 @@ static void write_truth(const char *role, int final) {
     }
 }
 
+/* Before a thread's first call: its truth's pages touched and its task-clock
+ * opened, so that neither a fault nor a system call of the measuring itself
+ * falls inside a function's call before its first reading. */
+static void thread_start(void) {
+    memset(&mine, 0, sizeof mine);
+    task_clock_fd = open_task_clock();
+}
+
 static void *thread_main(void *arg) {
+    thread_start();
     ((void (*)(void))arg)();
     thread_done();
     return NULL;
@@ -252,6 +260,7 @@ static void run_threads(void (*const *schedules)(void), int n) {
             perror("corpus: pthread_create");
             exit(3);
         }
+    thread_start();
     schedules[0]();
     for (int i = 1; i < n; ++i) pthread_join(t[i], NULL);
     thread_done();

@@ -184,6 +184,7 @@ def source(plan):
              f"    corpus_setup({dropped});"]
     if plan["forks"]:
         lines += [f"    if (argc > 1 && strcmp(argv[1], \"--child\") == 0) {{  /* the exec'd child */",
+                  "        thread_start();",
                   f"        schedule_{child}();",
                   "        thread_done();",
                   "        write_truth(\"child\", 1);",
@@ -200,7 +201,8 @@ def source(plan):
                       "        perror(\"corpus: exec\");",
                       "        _exit(127);"]
         else:
-            lines += [f"        schedule_{child}();",
+            lines += ["        thread_start();",
+                      f"        schedule_{child}();",
                       "        thread_done();",
                       "        write_truth(\"forked\", 1);",
                       "        _exit(0);"]
