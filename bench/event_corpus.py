@@ -2,9 +2,9 @@
 """The event corpus (issue 26): per-function event estimates on random
 programs that measure their own truth.
 
-PROGRAMS programs of tests/corpus/generate.py (seeds 1…PROGRAMS), each run
-under both collectors, as this user and as nobody (when run as root), quiet
-and beside two busy loops, and read with both estimators; the cases and the
+Random programs of tests/corpus/generate.py (seeds 1, 2, …), each run under
+both collectors, as root and as nobody (user-space-only counting), quiet and
+beside two busy loops, and read with both estimators; the cases and the
 targets are tests/corpus/corpus.py's. Writes the cases to
 DATA_DIR/event-corpus.csv and prints a Markdown section on stdout.
 
@@ -56,8 +56,8 @@ def main():
                 failed.append(f"seed {seed}: {e}")
     finally:
         ws.close()
-    corpus.write_csv(data["cases"], os.path.join(data_dir, "event-corpus.csv"))
-    corpus.write_csv(data["sums"], os.path.join(data_dir, "event-corpus-sums.csv"))
+    corpus.tr.write_csv(data["cases"], os.path.join(data_dir, "event-corpus.csv"))
+    corpus.tr.write_csv(data["sums"], os.path.join(data_dir, "event-corpus-sums.csv"))
     print(__doc__.split("usage:")[0].split("\n", 2)[2].strip() + "\n")
     print(f"{programs} programs, sampled every {tick_ms:g} ms, ~{budget_s:g} s of CPU each; variants: "
           f"{', '.join('/'.join(v) for v in variants)}; both estimators"
