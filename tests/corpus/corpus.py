@@ -45,7 +45,7 @@ TRUTH_OF = {"task-clock": ("cpu_ns",), "page-faults": ("minor", "major"), "minor
 # The event a pattern is about, by the function's kind; its other events follow "never".
 EVENTS_OF_KIND = {"minor": ("page-faults", "minor-faults"), "major": ("page-faults", "major-faults"),
                   "switch": ("context-switches",)}
-MIN_TOTAL = 100
+MIN_TOTAL = tr.MIN_TRUTH  # and relative errors only for a truth of at least this many (truth_runs)
 REL_TARGET, SMALL_SHARE, SMALL_TARGET = 0.05, 0.05, 0.01
 SHARE_TARGET_PP, BIAS_TARGET_PCT, WITHIN_TARGET = 1.0, 3.0, 0.90
 COVERAGE_RANGE, CONSERVATION_PCT = (0.90, 0.98), 2.0
@@ -231,13 +231,6 @@ def in_target(c):
     return c["truth"] < SMALL_SHARE * c["run_total"] and err <= SMALL_TARGET * c["run_total"]
 
 
-def signed_pct(c):
-    """(estimate − truth) / truth in %, for a truth of at least MIN_TOTAL events."""
-    if c["estimate"] is None or c["truth"] < MIN_TOTAL:
-        return None
-    return 100 * (c["estimate"] - c["truth"]) / c["truth"]
-
-
 def percentile(values, q):
     v = sorted(values)
     return v[min(len(v) - 1, int(q * len(v)))] if v else None
@@ -251,8 +244,8 @@ def pattern_summary(cases):
         sel = [c for c in cases if c["pattern"] == pattern]
         if not sel:
             continue
-        rel = [abs(e) for e in map(signed_pct, sel) if e is not None]
-        signed = [e for e in map(signed_pct, sel) if e is not None]
+        rel = [abs(e) for e in map(tr.signed_error, sel) if e is not None]
+        signed = [e for e in map(tr.signed_error, sel) if e is not None]
         row = dict(cases=len(sel), median=statistics.median(rel) if rel else None, p90=percentile(rel, 0.9),
                    worst=max(rel) if rel else None, bias=statistics.median(signed) if signed else None,
                    within=sum(map(in_target, sel)) / len(sel),
