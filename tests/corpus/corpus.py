@@ -8,7 +8,8 @@ user-space-only counting) and a load (quiet, or beside two busy loops).
 
 Targets (issue 26), per event pattern:
 * a function's events within 5 % of its truth, or within 1 % of the run's
-  total for a function holding under 5 % of it, in >= 90 % of cases;
+  total for a function holding under 5 % of it, in >= 90 % of cases (the
+  run's total: what the program's functions made, by their truth; see score);
   no pattern with a median bias beyond 3 %;
 * time shares within 1 pp;
 * the 95 % intervals cover the truth in 90–98 % of cases;
@@ -20,7 +21,6 @@ too few events to judge (a program with no major faults, say).
 
 Shared by tests/corpus/check.py (make check) and bench/event_corpus.py (make bench).
 """
-import csv
 import glob
 import json
 import os
