@@ -68,12 +68,14 @@ def read_alternate_truth(path):
 
 
 def report(sprof, profile, estimator, ci=True):
-    """The flat CSV of `profile` by the analyzer `sprof` (with --ci): {function: row}."""
+    """The flat CSV of `profile` (a path, or a list of paths: merged) by the
+    analyzer `sprof` (with --ci): {function: row}."""
+    profiles = [profile] if isinstance(profile, str) else list(profile)
     out = subprocess.run([sprof] + (["--ci"] if ci else []) + ["--no-default-rates", "--format", "csv",
-                                                                "--estimator", estimator, profile],
+                                                                "--estimator", estimator] + profiles,
                          capture_output=True, text=True)
     if out.returncode != 0:
-        raise measure.Failed(f"{sprof} {profile}: {out.stderr.strip()}")
+        raise measure.Failed(f"{sprof} {' '.join(profiles)}: {out.stderr.strip()}")
     return {row["function"]: row for row in csv.DictReader(out.stdout.splitlines())}
 
 

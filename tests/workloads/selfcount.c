@@ -41,24 +41,6 @@
 
 static volatile double sink;
 
-/* A system call from the caller's own code (always inlined), so that a
- * sample taken in it names the caller. */
-static inline __attribute__((always_inline)) long own_syscall(long n, long a, long b, long c) {
-#if defined(__x86_64__)
-    long ret;
-    __asm__ volatile("syscall" : "=a"(ret) : "a"(n), "D"(a), "S"(b), "d"(c) : "rcx", "r11", "memory");
-    return ret;
-#else
-    return syscall(n, a, b, c); /* elsewhere the wrapper's samples go to libc */
-#endif
-}
-
-static inline __attribute__((always_inline)) long own_cpu_ns(void) {
-    struct timespec ts;
-    own_syscall(SYS_clock_gettime, CLOCK_THREAD_CPUTIME_ID, (long)&ts, 0);
-    return ts.tv_sec * 1000000000L + ts.tv_nsec;
-}
-
 /* What a function does in each ms of its CPU time. */
 struct plan {
     const char *name;
@@ -202,30 +184,6 @@ static uint64_t read_counter(int fd) {
         exit(3);
     }
     return v;
-}
-
-/* A file of `pages` pages on disk in `dir`, written and synced so the
- * kernel may drop its pages (tmpfs cannot: -d names a disk directory). */
-static int make_file(const char *dir, long pages, long page) {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/selfcount.XXXXXX", dir);
-    int fd = mkstemp(path);
-    if (fd < 0) {
-        perror(path);
-        exit(3);
-    }
-    unlink(path);
-    char *buf = calloc(1, page);
-    for (long i = 0; i < pages; ++i) {
-        buf[0] = (char)i;
-        if (write(fd, buf, page) != page) {
-            perror("selfcount: write");
-            exit(3);
-        }
-    }
-    free(buf);
-    fsync(fd);
-    return fd;
 }
 
 int main(int argc, char **argv) {

@@ -33,24 +33,27 @@ static inline double thread_cpu_s(void) {
  * call opens its own counter (user space only where a user may count no
  * more, as a user's profile does; task-clock counts the same either way):
  * the time since then. */
+static inline int open_task_clock(void) {
+    struct perf_event_attr a;
+    memset(&a, 0, sizeof a);
+    a.size = sizeof a;
+    a.type = PERF_TYPE_SOFTWARE;
+    a.config = PERF_COUNT_SW_TASK_CLOCK;
+    int fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
+    if (fd < 0) {
+        a.exclude_kernel = a.exclude_hv = 1;
+        fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
+    }
+    if (fd < 0) {
+        perror("perf_event_open(task-clock)");
+        exit(3);
+    }
+    return fd;
+}
+
 static inline double task_clock_s(void) {
     static __thread int fd = -1;
-    if (fd < 0) {
-        struct perf_event_attr a;
-        memset(&a, 0, sizeof a);
-        a.size = sizeof a;
-        a.type = PERF_TYPE_SOFTWARE;
-        a.config = PERF_COUNT_SW_TASK_CLOCK;
-        fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
-        if (fd < 0) {
-            a.exclude_kernel = a.exclude_hv = 1;
-            fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
-        }
-        if (fd < 0) {
-            perror("perf_event_open(task-clock)");
-            exit(3);
-        }
-    }
+    if (fd < 0) fd = open_task_clock();
     uint64_t ns = 0;
     if (read(fd, &ns, sizeof ns) != (ssize_t)sizeof ns) {
         perror("read(task-clock)");
@@ -123,6 +126,51 @@ static inline __attribute__((always_inline)) void touch_fresh_pages(long pages) 
     char *p = map_fresh_pages(pages);
     touch_pages(p, 0, pages);
     unmap_pages(p, pages);
+}
+
+/* A system call from the caller's own code (always inlined), so that a
+ * sample taken in it names the caller, not a libc wrapper or the vDSO. */
+static inline __attribute__((always_inline)) long own_syscall(long n, long a, long b, long c) {
+#if defined(__x86_64__)
+    long ret;
+    __asm__ volatile("syscall" : "=a"(ret) : "a"(n), "D"(a), "S"(b), "d"(c) : "rcx", "r11", "memory");
+    return ret;
+#else
+    return syscall(n, a, b, c); /* elsewhere the wrapper's samples go to libc */
+#endif
+}
+
+/* The calling thread's CPU clock in ns, read from the caller's own code. */
+static inline __attribute__((always_inline)) long own_cpu_ns(void) {
+    struct timespec ts;
+    own_syscall(SYS_clock_gettime, CLOCK_THREAD_CPUTIME_ID, (long)&ts, 0);
+    return ts.tv_sec * 1000000000L + ts.tv_nsec;
+}
+
+/* An unlinked file of `pages` pages on disk in `dir`, written and synced so
+ * the kernel may drop its pages (tmpfs cannot: `dir` must be on a disk):
+ * read through a mapping after POSIX_FADV_DONTNEED and MADV_RANDOM, each
+ * page is one major fault. */
+static inline int make_file(const char *dir, long pages, long page) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/workload.XXXXXX", dir);
+    int fd = mkstemp(path);
+    if (fd < 0) {
+        perror(path);
+        exit(3);
+    }
+    unlink(path);
+    char *buf = calloc(1, page);
+    for (long i = 0; i < pages; ++i) {
+        buf[0] = (char)i;
+        if (write(fd, buf, page) != page) {
+            perror("write");
+            exit(3);
+        }
+    }
+    free(buf);
+    fsync(fd);
+    return fd;
 }
 
 #endif
