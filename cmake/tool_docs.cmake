@@ -1,6 +1,10 @@
 # Every tool's man page (share/man/man1) and bash completion
 # (share/bash-completion/completions), made at build time from the tool's
 # own --help, which its table of options writes (cmake/tool-docs.sh).
+if(CMAKE_CROSSCOMPILING)  # the tools cannot run here to tell their options
+  message(STATUS "cross-compiling: no man pages or bash completion are built")
+  return()
+endif()
 find_program(HELP2MAN help2man)
 if(NOT HELP2MAN)
   message(WARNING "help2man not found (Debian: help2man): no man pages or bash completion are built")
