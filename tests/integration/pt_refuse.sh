@@ -51,3 +51,26 @@ for collector in sprof_pt sprof_lib; do
     [ -e ran ] && [ -s "ran-$collector.sprof" ] || fail "$collector: the program did not run, or left no profile"
 done
 pass "both collectors run the program where nothing is missing"
+
+# sprof_lib preloads its runtime: a statically linked program has no loader
+# to do it, and the loader ignores LD_PRELOAD for a set-user-ID program run
+# by another user. sprof_lib says so and runs neither; sprof_pt profiles the
+# static one.
+cat > static.c <<'C'
+#include <stdio.h>
+int main(int argc, char **argv) { FILE *f = fopen(argv[1], "w"); return !f || fclose(f); }
+C
+if cc -static -O2 static.c -o static-program 2> /dev/null; then
+    refused sprof_lib 2 "sprof_lib: $SCRATCH/static-program is statically linked, so no loader preloads the runtime into it \(profile it with sprof_pt\)" \
+        "$SCRATCH" -e "$events" ./static-program "$SCRATCH/ran"
+    "$BIN/sprof_pt" -e "$events" -o static.sprof ./static-program "$SCRATCH/ran"
+    [ -e ran ] && "$BIN/sprof" --info static.sprof | grep -q "ended *exit 0" || fail "sprof_pt did not profile the static program"
+    pass "sprof_pt profiles the static program sprof_lib refuses"
+else
+    echo "note: no static C library here (libc6-dev's libc.a): the static case is not tried"
+fi
+setuid=$(find /usr/bin -maxdepth 1 -perm -4000 -user root -name passwd 2> /dev/null)
+if [ "$UNPRIVILEGED" = 1 ] && [ -n "$setuid" ]; then
+    refused sprof_lib 2 "sprof_lib: $setuid is set-user-ID or set-group-ID, and the loader ignores LD_PRELOAD for it \(profile it with sprof_pt, as a user who may trace it\)" \
+        "$SCRATCH" -e "$events" "$setuid" < /dev/null
+fi
