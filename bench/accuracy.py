@@ -268,13 +268,12 @@ def judge(rows, long_calls):
                   f"coverage {cov:.2f} % vs carry-forward {car:.2f} % (target: coverage ≤ half of carry-forward): "
                   f"{'met' if cov <= car / 2 else '**missed**'}")
     print()
-    print("What limits the multiplexed estimates here: the live set rotates round-robin, one step per sample, and "
-          "both the sampling timer and the workload run on the thread's CPU clock. `heavy()` faults in 8 bursts "
-          "per call, so its bursts recur every 3 × CALL / 8; when that period is close to a multiple of the "
-          "rotation period (K slots of 4 events: 4/K samples), the bursts keep landing while the same event set "
-          "is live and page-faults is over- or under-counted for the whole run — aliasing, which no per-sample "
-          "estimator (coverage or carry-forward) can undo. Call lengths here are exact multiples of the "
-          "interval, the worst case for it.\n")
+    print("What limits the multiplexed estimates here: one event set is live per sample, and both the sampling "
+          "timer and the workload run on the thread's CPU clock. `heavy()` faults in 8 bursts per call, so its "
+          "bursts recur every 3 × CALL / 8; an event not live at a burst is estimated from the samples where it "
+          "was. The order of the live sets is the run's --rotation (shuffled by default); how a program whose "
+          "rhythm matches a round-robin rotation is over- or under-counted, and what shuffling leaves, is the "
+          "aliasing section. Call lengths here are exact multiples of the interval.\n")
 
 
 def main():

@@ -14,10 +14,7 @@ int main(int argc, char** argv) {
     namespace fs = std::filesystem;
     try {
         sprof::RunOptions run = sprof::prepare_run(argc, argv, tool);
-        if (run.list_events) {
-            for (const auto& event : sprof::countable_events()) std::printf("%s\n", event.c_str());
-            return 0;
-        }
+        if (sprof::answered_alone(run, tool)) return 0;
         if (!run.program || run.program[1])
             throw sprof::UsageError(!run.program ? "no program" : "one program, without arguments");
         const std::string found = sprof::find_program(run.program[0]);
@@ -33,7 +30,8 @@ int main(int argc, char** argv) {
         sprof::write_control_file(out, c);
         size_t functions = 0;
         for (const auto& t : c.run.tables) functions += t.functions().size();
-        std::printf("%s: wrote %s (%zu objects, %zu functions)\n", name, out.c_str(), c.run.tables.size(), functions);
+        if (!c.run.quiet)
+            std::printf("%s: wrote %s (%zu objects, %zu functions)\n", name, out.c_str(), c.run.tables.size(), functions);
         return 0;
     } catch (const sprof::UsageError& e) {
         if (*e.what()) {

@@ -9,9 +9,11 @@
 #include <utility>
 
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
 
 #include "help.hpp"
 #include "report_kinds.hpp"
+#include "sprof/version.hpp"
 
 namespace sprof::analyze {
 
@@ -154,6 +156,9 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
         for (const auto& s : k.options) add(app, o, s);
     }
     for (const auto& g : group_options()) add(app, o, g.option);
+    bool version = false;
+    app.add_flag("--version", version);
+    app.add_flag("-q,--quiet", line.quiet);
     std::vector<std::string> help_names;
     CLI::App* help = app.add_subcommand("help")->fallthrough();  // sprof help --phases
     help->add_option("NAME", help_names);
@@ -175,6 +180,10 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
         throw UsageError(what);
     }
     reject_unknown_options(app);
+    if (version) {
+        line.help = fmt::format("sprof {}\n", version_text());
+        return line;
+    }
     if (help->parsed()) {
         line.help = help_on(help_names, o);
         return line;

@@ -12,6 +12,7 @@ namespace sprof::analyze {
 struct CommandLine {
     Options options;
     std::string help;  // non-empty: print this, nothing else
+    bool quiet = false;  // -q: no warnings or notes (notes.hpp)
 };
 
 // Throws UsageError with a one-line reason.

@@ -9,7 +9,6 @@
 // name (processName) from the thread of that name. sprof has no call stacks:
 // every stack is one frame, the function the sample landed in.
 #include <algorithm>
-#include <iostream>
 #include <iterator>
 #include <map>
 #include <unordered_map>
@@ -17,6 +16,7 @@
 #include <fmt/format.h>
 
 #include "export_file.hpp"
+#include "notes.hpp"
 #include "phases.hpp"
 #include "reports.hpp"
 #include "sample_layout.hpp"
@@ -331,12 +331,12 @@ void export_gecko(const Context& c) {
         overfull = writer.overfull;
     });
     if (overfull)
-        std::cerr << fmt::format(
+        notes() << fmt::format(
             "sprof: warning: --export gecko: {} interval{} held more samples than {} span allows (one per sample "
             "interval): thinned, {} shares kept\n",
             overfull, overfull == 1 ? "" : "s", overfull == 1 ? "its" : "their", overfull == 1 ? "its" : "their");
     if (samples > kMaxSamples)
-        std::cerr << fmt::format(
+        notes() << fmt::format(
             "sprof: warning: --export gecko: {:.0f} samples, more than the {:.0f} a Gecko export holds: thinned "
             "alike, each function's share and CPU time kept\n",
             samples, kMaxSamples);

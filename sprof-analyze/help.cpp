@@ -44,6 +44,8 @@ std::string general_help() {
         (k.output ? outputs : reports) += line(k.option.names.empty() ? "(none)" : usage_of(k.option), k.option.help);
     for (const auto& s : shared_options()) shared += option_line(s);
     shared += line("-h, --help", "this text");
+    shared += line("-q, --quiet", "no warnings or notes on stderr (a profile cut short, sprof\ntop's progress); errors stay");
+    shared += line("--version", "the version and the git revision built");
     return fmt::format(
         "usage: sprof [REPORT] [OUTPUT...] [OPTION...] PROFILE...\n"
         "       sprof top [OPTION...] PROFILE   (live, as --follow)\n"

@@ -4,13 +4,13 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <iostream>
 #include <regex>
 #include <set>
 #include <sstream>
 #include <stdexcept>
 
 #include "export_file.hpp"
+#include "notes.hpp"
 #include "sprof/profile_io.hpp"
 #include "html_assets.hpp"
 #include "locality_views.hpp"
@@ -145,7 +145,7 @@ void write_html_report(const Context& c) {
         std::string why;
         Json source = read_source(file, why);
         if (source.is_null()) {
-            std::cerr << "sprof: warning: source " << file << " " << why << ": the report goes on without its text\n";
+            notes() << "sprof: warning: source " << file << " " << why << ": the report goes on without its text\n";
             missing[file] = why;
         } else {
             sources[file] = std::move(source);

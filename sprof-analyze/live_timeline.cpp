@@ -1,6 +1,7 @@
 #include "live_timeline.hpp"
 
 #include <algorithm>
+#include <numeric>
 
 namespace sprof::analyze {
 
@@ -85,6 +86,18 @@ std::vector<const LiveRow*> LiveTimeline::take_complete(uint64_t now_ns) {
         out.push_back(&r);
     }
     return out;
+}
+
+LiveRow LiveTimeline::whole_run() const {
+    LiveRow whole;
+    whole.intervals.resize(data_.intervals.size());
+    std::iota(whole.intervals.begin(), whole.intervals.end(), 0u);
+    if (!rows_.empty()) whole.start_ns = rows_.begin()->second.start_ns;
+    for (const auto& [number, r] : rows_) {
+        whole.start_ns = std::min(whole.start_ns, r.start_ns);
+        whole.end_ns = std::max(whole.end_ns, r.end_ns);
+    }
+    return whole;
 }
 
 std::vector<const LiveRow*> LiveTimeline::last_taken(size_t n) const {

@@ -50,6 +50,9 @@ public:
     // The rows complete at `now_ns` and not taken before, in time-line order
     // (a row is taken only after every row before it).
     std::vector<const LiveRow*> take_complete(uint64_t now_ns);
+    // Every interval read, as one row spanning the run: the summary shown
+    // when the program ended.
+    LiveRow whole_run() const;
     // The last `n` rows taken, oldest first.
     std::vector<const LiveRow*> last_taken(size_t n) const;
 

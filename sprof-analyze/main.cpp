@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "cli.hpp"
+#include "notes.hpp"
 #include "report_kinds.hpp"
 
 using namespace sprof::analyze;
@@ -17,7 +18,7 @@ void run(const Options& o) {
     const bool whole = (o.report == "flat" || o.report == "lines" || o.report == "imbalance") && o.outputs.empty();
     Dataset data = load_dataset(o.profiles, {.fold = whole, .inline_mode = o.inline_mode});
     for (const auto& s : data.sources)
-        for (const auto& w : s.profile.warnings) std::cerr << "sprof: warning: " << w << '\n';
+        for (const auto& w : s.profile.warnings) notes() << "sprof: warning: " << w << '\n';
     RateSet rates(data.event_names(), o.rates, o.default_rates);
     Context c{data, o, rates, std::cout};
 
@@ -34,6 +35,7 @@ int main(int argc, char** argv) {
     std::ios::sync_with_stdio(false);
     try {
         CommandLine line = parse_command_line({argv + 1, argv + argc});
+        if (line.quiet) silence_notes();
         if (!line.help.empty()) {
             std::cout << line.help;
             return 0;

@@ -1,12 +1,12 @@
 // sprof --reuse-pairs: the view of reuse_pairs() (reuse_pairs.hpp).
 #include <cmath>
-#include <iostream>
 
 #include <fmt/format.h>
 
 #include "byte_size.hpp"
 #include "locality_report.hpp"
 #include "locality_views.hpp"
+#include "notes.hpp"
 #include "reports.hpp"
 #include "reuse_pairs.hpp"
 
@@ -49,7 +49,7 @@ void write_reuse_pairs_view(const Dataset& d, const ViewParams& p, std::ostream&
     params.by = p.by;
     const PairTable pt = reuse_pairs(d, l, params);
     if (!pt.positions)
-        std::cerr << "sprof: warning: the samples have no positions (a profile written before format 1.5): the code "
+        notes() << "sprof: warning: the samples have no positions (a profile written before format 1.5): the code "
                      "between use and reuse is unknown, and so are the loop hints\n";
     Table t;
     t.add_column({Column::text, "use"});

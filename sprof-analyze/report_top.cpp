@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include "notes.hpp"
 #include "profile_info.hpp"
 #include "reports.hpp"
 #include "sprof/profile_follower.hpp"
@@ -155,9 +156,10 @@ void follow_profile(const Options& o, std::ostream& out) {
             if ((p.end.present && !execs_into_new_file(p)) || gone) {
                 timeline.end_image();
                 if (auto rows = timeline.take_complete(now); !rows.empty()) view->rows({timeline, *rates, o}, rows);
+                if (rates) view->summary({timeline, *rates, o}, timeline.whole_run());
                 view->ended(fmt::format("{} (pid {}) ended: {}", p.header.program, p.header.pid, describe_end(p.end)));
                 if (timeline.late_parts())
-                    std::cerr << fmt::format("sprof: warning: {} parts of intervals came after their interval was "
+                    notes() << fmt::format("sprof: warning: {} parts of intervals came after their interval was "
                                              "shown (sprof --timeline {} has them)\n",
                                              timeline.late_parts(), f.path());
                 return;

@@ -61,8 +61,9 @@ std::string number(std::optional<double> v, const char* spec) {
 }
 
 // The screen's lines: what the current row holds, most time first.
+// `whole`: `current` is the whole run (its summary, once it ended).
 std::vector<std::string> screen_lines(const TopContext* c, const LiveRow* current, const std::string& status,
-                                      size_t max_functions, bool utf8) {
+                                      size_t max_functions, bool utf8, bool whole = false) {
     std::vector<std::string> lines;
     if (!c || !c->timeline.has_image()) {
         lines = {"sprof top", "no profile yet", status};
@@ -79,7 +80,8 @@ std::vector<std::string> screen_lines(const TopContext* c, const LiveRow* curren
         return lines;
     }
     const Counts all = total(d, std::span<const uint32_t>(current->intervals));
-    lines.push_back(fmt::format("interval {}: {:.3f}-{:.3f} s, {} samples, {:.3f} s of CPU time", current->number,
+    lines.push_back(fmt::format("{}: {:.3f}-{:.3f} s, {} samples, {:.3f} s of CPU time",
+                                whole ? "whole run" : fmt::format("interval {}", current->number),
                                 seconds(current->start_ns), seconds(current->end_ns), all.samples, all.seconds()));
     lines.push_back(status);
     lines.push_back("");
@@ -185,9 +187,16 @@ public:
         return true;
     }
 
+    void summary(const TopContext& c, const LiveRow& whole) override {
+        context_.emplace(c);
+        whole_ = whole;
+    }
+
     void ended(const std::string& how) override {
         status_ = how;
-        const auto lines = screen_lines(context_ ? &*context_ : nullptr, current_, status_, SIZE_MAX, utf8_);
+        // The last screen is the run's summary (sparklines: its last intervals).
+        const LiveRow* shown = whole_ ? &*whole_ : current_;
+        const auto lines = screen_lines(context_ ? &*context_ : nullptr, shown, status_, SIZE_MAX, utf8_, whole_.has_value());
         close();
         // The last screen stays on the terminal, whole.
         for (const auto& l : lines) out_ << l << '\n';
@@ -220,6 +229,7 @@ private:
     std::string status_;
     std::optional<TopContext> context_;
     const LiveRow* current_ = nullptr;
+    std::optional<LiveRow> whole_;
 };
 
 }  // namespace

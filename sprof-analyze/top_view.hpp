@@ -32,6 +32,9 @@ public:
     // Waits up to `ms` milliseconds for the next look at the file; false
     // when the user asked to quit.
     virtual bool wait(int ms) = 0;
+    // The program ended: every interval as one row (LiveTimeline::whole_run),
+    // shown as the run's summary. Just before ended().
+    virtual void summary(const TopContext& c, const LiveRow& whole) = 0;
     // The program ended, `how` in words: the view's last words.
     virtual void ended(const std::string& how) = 0;
 };
@@ -44,7 +47,7 @@ std::vector<FunctionCounts> top_functions(const TopContext& c, const LiveRow& ro
 // cannot be used.
 std::unique_ptr<TopView> make_screen_view(std::ostream& out);
 // CSV: a header once, then a row per function and interval, flushed per
-// interval; notes on `err`.
+// interval; how the program ended on `err`, other notes on notes().
 std::unique_ptr<TopView> make_csv_view(std::ostream& out, std::ostream& err);
 
 }  // namespace sprof::analyze

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <string>
 
+#include "preloadable.hpp"
 #include "sprof/launch.hpp"
 #include "sprof/locality_options.hpp"
 #include "sprof/proc.hpp"
@@ -32,6 +33,12 @@ std::string runtime_library() {
 int main(int argc, char** argv) {
     const sprof::Tool tool = sprof::Tool::sprof_lib;
     return sprof::collector_main(argc, argv, tool, [&](sprof::RunOptions& run) -> int {
+        // The program keeps this pid, so its profile's name is known now: a
+        // run that could write none never starts (the runtime would only warn).
+        sprof::check_program(run.program, sprof::tool_name(tool));
+        const std::string program = std::filesystem::canonical(sprof::find_program(run.program[0])).string();
+        if (const std::string why = sprof::why_not_preloadable(program); !why.empty()) throw std::runtime_error(why);
+        sprof::check_output(sprof::expand_output_path(run.output, program, getpid()));  // as the runtime names it
         sprof::prepare_locality(run);
         for (const auto& [name, value] : sprof::to_environment(run)) setenv(name.c_str(), value.c_str(), 1);
         setenv(sprof::kRootPidVariable, std::to_string(getpid()).c_str(), 1);  // the program keeps this pid

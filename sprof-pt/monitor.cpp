@@ -19,6 +19,7 @@
 
 #include "launch_traced.hpp"
 #include "sprof/clock.hpp"
+#include "sprof/launch.hpp"
 #include "sprof/perf_event.hpp"
 #include "sprof/proc.hpp"
 #include "sprof/program_counter.hpp"
@@ -92,8 +93,10 @@ int Monitor::run() {
 
     unsigned long options = PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC;
     if (run_.follow) options |= PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK;
+    check_program(argv, kTool);
     t0_ns_ = monotonic_ns();
     main_pid_ = launch_traced(argv, kTool, options, old, [&](pid_t pid) {
+        check_output(expand_output_path(run_.output, argv[0], pid));  // before the program's first instruction
         arm(pid, true, tasks_.add_thread(pid, pid));
     });
     tasks_.add_process(main_pid_, argv[0]);
@@ -233,7 +236,14 @@ void Monitor::start_session(TracedProcess& p, const std::string& program) {
     // Followed processes never share the program's file name (they would overwrite it).
     const std::string path = expand_output_path(run_.output, run_.program[0], p.pid, p.pid != main_pid_);
     const uint64_t t0 = p.pid == main_pid_ ? t0_ns_ : monotonic_ns();
-    p.session = std::make_unique<ProfileSession>(path, std::move(h), p.pid, t0, run_.tables);
+    try {
+        p.session = std::make_unique<ProfileSession>(path, std::move(h), p.pid, t0, run_.tables);
+    } catch (...) {
+        // Checked before the start (launch_traced's arm), yet gone since: the
+        // program sprof_pt started is not left to run on without a profile.
+        if (p.pid == main_pid_) kill(main_pid_, SIGKILL);
+        throw;
+    }
     p.session->add_thread(static_cast<uint32_t>(p.pid), thread_name(p.pid));
 }
 

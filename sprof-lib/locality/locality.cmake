@@ -59,18 +59,22 @@ else()
   set(SPROF_PLUGIN_BUILT "" CACHE INTERNAL "")
 endif()
 
-# sprof_configure_wrappers(BIN_OUT SPECS_OUT SPECS_PATH ACCESS_DIR PLUGIN_DIR):
-# writes the wrappers to BIN_OUT and the specs file to SPECS_OUT, for a specs
-# file that will be at SPECS_PATH, libsprof_access.so in ACCESS_DIR and the
-# plugin in PLUGIN_DIR.
-function(sprof_configure_wrappers bin_out specs_out specs_path access_dir plugin_dir)
+# sprof_configure_specs(OUT ACCESS_DIR PLUGIN_DIR): the specs file at OUT,
+# for libsprof_access.so in ACCESS_DIR and the plugin in PLUGIN_DIR.
+function(sprof_configure_specs out access_dir plugin_dir)
   set(SPROF_ACCESS_DIR ${access_dir})
   set(SPROF_PLUGIN_OPTION "")
   if(SPROF_PLUGIN_BUILT)
     set(SPROF_PLUGIN_OPTION "-fplugin=${plugin_dir}/${SPROF_PLUGIN_NAME}")
   endif()
-  set(SPROF_SPECS ${specs_path})
-  configure_file(${SPROF_LOCALITY_DIR}/sprof.specs.in ${specs_out} @ONLY)
+  configure_file(${SPROF_LOCALITY_DIR}/sprof.specs.in ${out} @ONLY)
+endfunction()
+
+# sprof_configure_wrappers(BIN_OUT BIN_DIR DATA_DIR): the wrappers, written to
+# BIN_OUT, for a tree where they are in BIN_DIR and the specs file in
+# DATA_DIR/sprof: they find it from their own place, relative to it.
+function(sprof_configure_wrappers bin_out bin_dir data_dir)
+  file(RELATIVE_PATH SPROF_SPECS_FROM_BIN ${bin_dir} ${data_dir}/sprof/sprof.specs)
   foreach(pair "sprof-cc;cc;${CMAKE_C_COMPILER}" "sprof-c++;c++;${CMAKE_CXX_COMPILER}")
     list(GET pair 0 SPROF_WRAPPER)
     list(GET pair 1 SPROF_LIKE)
@@ -81,13 +85,25 @@ function(sprof_configure_wrappers bin_out specs_out specs_path access_dir plugin
   endforeach()
 endfunction()
 
-# In the build tree, for the tests; installed, for users.
+# In the build tree, for the tests.
 set(build_specs ${CMAKE_BINARY_DIR}/share/sprof/sprof.specs)
 set(SPROF_BUILD_SPECS ${build_specs} CACHE INTERNAL "the specs file of the build tree's sprof-cc, for the test workloads")
-sprof_configure_wrappers(${CMAKE_BINARY_DIR}/bin ${build_specs} ${build_specs} ${CMAKE_BINARY_DIR}/lib
-                         ${CMAKE_BINARY_DIR}/lib/sprof)
+sprof_configure_specs(${build_specs} ${CMAKE_BINARY_DIR}/lib ${CMAKE_BINARY_DIR}/lib/sprof)
+sprof_configure_wrappers(${CMAKE_BINARY_DIR}/bin ${CMAKE_BINARY_DIR}/bin ${CMAKE_BINARY_DIR}/share)
+
+# Installed: the wrappers are the same wherever the installation goes; the
+# specs file names the libraries by absolute path (gcc reads no other), so it
+# is written when installing, for the prefix installed to (cmake --install
+# --prefix, make install PREFIX=; under DESTDIR, for the prefix it will have).
 set(staged ${CMAKE_CURRENT_BINARY_DIR}/install-locality)
-sprof_configure_wrappers(${staged} ${staged}/sprof.specs ${CMAKE_INSTALL_FULL_DATADIR}/sprof/sprof.specs
-                         ${CMAKE_INSTALL_FULL_LIBDIR} ${CMAKE_INSTALL_FULL_LIBDIR}/sprof)
+sprof_configure_wrappers(${staged} ${CMAKE_INSTALL_FULL_BINDIR} ${CMAKE_INSTALL_FULL_DATADIR})
 install(PROGRAMS ${staged}/sprof-cc ${staged}/sprof-c++ DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(FILES ${staged}/sprof.specs DESTINATION ${CMAKE_INSTALL_DATADIR}/sprof)
+# Its template with everything but the prefix filled in now.
+sprof_configure_specs(${staged}/sprof.specs.in "@SPROF_PREFIX@/${CMAKE_INSTALL_LIBDIR}"
+                      "@SPROF_PREFIX@/${CMAKE_INSTALL_LIBDIR}/sprof")
+install(CODE "
+  set(SPROF_PREFIX \"\${CMAKE_INSTALL_PREFIX}\")
+  configure_file(${staged}/sprof.specs.in ${staged}/sprof.specs @ONLY)
+  file(INSTALL DESTINATION \"\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_DATADIR}/sprof\" TYPE FILE
+       FILES ${staged}/sprof.specs)
+")

@@ -80,6 +80,8 @@ def watch_csv(out_path, csv_path, command):
                 header = fields
                 continue
             row = dict(zip(header, fields))
+            if row["interval"] == "all":  # the run's summary, once it ended
+                continue
             interval = int(row["interval"])
             if interval not in rows:  # the interval's first row: when the interval arrived
                 rows[interval] = now

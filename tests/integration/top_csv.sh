@@ -28,7 +28,8 @@ live_csv() {
 same_as_timeline() {
     python3 - "$@" <<'PY'
 import csv, sys
-live, offline = list(csv.DictReader(open(sys.argv[1]))), list(csv.DictReader(open(sys.argv[2])))
+live = [r for r in csv.DictReader(open(sys.argv[1])) if r["interval"] != "all"]  # the run's summary: same_as_flat
+offline = list(csv.DictReader(open(sys.argv[2])))
 shift = int(sys.argv[3]) if len(sys.argv) > 3 else 0
 assert len(live) == len(offline) > 0, (len(live), len(offline))
 totals = {}
@@ -43,6 +44,30 @@ print(f"{len(live)} rows as the time line's ({len({r['interval'] for r in live})
 PY
 }
 
+# same_as_flat LIVE_CSV FLAT_CSV: the rows of interval `all` that end the live
+# CSV are the finished profile's flat profile: its functions in its order,
+# their samples, time and events; time_pct their share of the run.
+same_as_flat() {
+    python3 - "$@" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+summary = [r for r in rows if r["interval"] == "all"]
+flat = list(csv.DictReader(open(sys.argv[2])))
+assert summary, "no summary rows (interval all) at the end"
+assert rows[-len(summary):] == summary, "the summary rows are not the last ones"
+assert [r["function"] for r in summary] == [r["function"] for r in flat], ([r["function"] for r in summary], [r["function"] for r in flat])
+total = sum(float(r["time_s"]) for r in summary)
+intervals = [r for r in rows if r["interval"] != "all"]
+assert float(summary[0]["end_s"]) == max(float(r["end_s"]) for r in intervals), summary[0]
+for got, want in zip(summary, flat):
+    for key in want:
+        if key in got and key not in ("time_pct",):
+            assert got[key] == want[key], f"{got['function']}: {key} {got[key]}, the flat profile has {want[key]}"
+    assert abs(float(got["time_pct"]) - 100 * float(got["time_s"]) / total) < 0.01, got
+print(f"summary: {len(summary)} functions as the flat profile, {total:.3f} s, to {summary[0]['end_s']} s")
+PY
+}
+
 live_csv phases sprof_pt "$WORK/phases" -r 2 -l 1.5 -o truth.txt -w wall.txt
 grep -q "phases (pid [0-9]*) ended: exit 0" phases.err || fail "the end is not told: $(cat phases.err)"
 "$BIN/sprof" --timeline --by-function --format csv phases.sprof > phases-timeline.csv
@@ -50,6 +75,9 @@ python3 "$HERE/live_view.py" check wall.txt phases.obs phases-timeline.csv "spro
     fail "the CSV did not follow the phases: $(cat wall.txt phases.obs)"
 same_as_timeline phases.csv phases-timeline.csv || fail "sprof top's CSV differs from the time line"
 pass "sprof top's CSV under sprof_pt: each phase within two intervals, the rows of the time line"
+"$BIN/sprof" --format csv phases.sprof > phases-flat.csv
+same_as_flat phases.csv phases-flat.csv || fail "sprof top's CSV does not end on the run's flat profile"
+pass "sprof top's CSV ends on the run's summary: the flat profile"
 
 # An exec: the shell's image, then the phases workload's, each its own file.
 live_csv exec sprof_lib /bin/sh -c "exec '$WORK/phases' -r 1 -l 0.6"
@@ -60,7 +88,7 @@ grep -q "ended: exit 0" exec.err || fail "the end is not told: $(cat exec.err)"
 first=$(python3 -c 'import csv, sys; print(len({r["interval"] for r in csv.DictReader(open(sys.argv[1]))}))' exec0.csv)
 python3 - exec.csv exec1.csv "$first" <<'PY' || fail "the exec'd image's rows differ from its time line"
 import csv, sys
-live = [r for r in csv.DictReader(open(sys.argv[1])) if int(r["interval"]) >= int(sys.argv[3])]
+live = [r for r in csv.DictReader(open(sys.argv[1])) if r["interval"] != "all" and int(r["interval"]) >= int(sys.argv[3])]
 offline = list(csv.DictReader(open(sys.argv[2])))
 assert {r["function"] for r in live} >= {"setup", "compress", "decompress"}, {r["function"] for r in live}
 assert len(live) == len(offline), (len(live), len(offline))

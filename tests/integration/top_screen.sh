@@ -4,8 +4,9 @@
 # top function within two histogram intervals, and nothing but the phase
 # before may be on top until then. sprof top is started before the profile
 # exists (it waits), the program's end is told and sprof top exits 0 with
-# the last screen left on the terminal; its sparklines are checked against
-# the finished profile's time line; q quits.
+# the last screen left on the terminal: the run's summary, the flat profile
+# of the finished profile; its sparklines are checked against the finished
+# profile's time line; q quits.
 source "$(dirname "$0")/common.sh" "$1"
 command -v tmux > /dev/null || { echo "skipped: no tmux"; exit 77; }
 export TMUX_TMPDIR=$SCRATCH  # servers of this test's own
@@ -45,6 +46,29 @@ grep -q "phases (pid [0-9]*) ended: exit 0" final.txt || fail "the end is not to
 python3 "$HERE/live_view.py" check wall.txt screens.txt timeline.csv "sprof_lib/screen" ||
     fail "the screen did not follow the phases: $(cat wall.txt screens.txt)"
 python3 "$HERE/live_view.py" sparkline final.txt timeline.csv || fail "sparklines: $(cat final.txt)"
+# The last screen is the run's summary: its samples, CPU time and functions the flat profile's.
+"$BIN/sprof" --format csv live.sprof > flat.csv
+python3 - final.txt flat.csv <<'PY' || fail "the last screen is not the run's summary: $(cat final.txt)"
+import csv, re, sys
+screen = open(sys.argv[1]).read()
+flat = list(csv.DictReader(open(sys.argv[2])))
+m = re.search(r"^whole run: [\d.]+-[\d.]+ s, (\d+) samples, ([\d.]+) s of CPU time", screen, re.M)
+assert m, "no 'whole run:' line"
+samples, seconds = int(m.group(1)), float(m.group(2))
+assert samples == sum(int(r["samples"]) for r in flat), (samples, sum(int(r["samples"]) for r in flat))
+assert abs(seconds - sum(float(r["time_s"]) for r in flat)) < 0.002, seconds
+lines = screen.splitlines()
+head = next(i for i, l in enumerate(lines) if l.lstrip().startswith("time%"))
+at_function = lines[head].index("function")
+shown = {}
+for line in lines[head + 1:]:
+    if not line.strip():
+        break
+    shown[line[at_function:].strip()] = int(line.split()[1])  # time%, samples, …
+want = {r["function"]: int(r["samples"]) for r in flat}
+assert shown == want, (shown, want)
+print(f"last screen: the whole run, {samples} samples, {seconds:.3f} s, {len(want)} functions as the flat profile")
+PY
 pass "sprof top's screen showed each phase within two intervals and told the end"
 
 # q quits at once, while the program still runs.

@@ -147,7 +147,30 @@ TEST_CASE("sprof top's CSV is --timeline --by-function with each function's shar
         const RateSet rates(d.event_names(), {}, true);
         report_timeline({d, o, rates, offline});
 
-        const auto got = csv_rows(live.str()), want = csv_rows(offline.str());
+        auto got = csv_rows(live.str());
+        const auto want = csv_rows(offline.str());
+        // The run's summary ends it (interval `all`): per function, the sums of its interval rows.
+        std::vector<std::vector<std::string>> summary;
+        while (!got.empty() && got.back()[0] == "all") {
+            summary.insert(summary.begin(), got.back());
+            got.pop_back();
+        }
+        REQUIRE(!summary.empty());
+        std::map<std::string, std::pair<uint64_t, double>> sums;  // function → samples, time_s
+        for (size_t i = 1; i < got.size(); ++i) {
+            sums[got[i][3]].first += std::stoull(got[i][5]);
+            sums[got[i][3]].second += std::stod(got[i][6]);
+        }
+        CHECK(summary.size() == sums.size());
+        double share = 0;
+        for (const auto& row : summary) {
+            CAPTURE(row[3]);
+            CHECK(std::stoull(row[5]) == sums[row[3]].first);
+            CHECK(std::stod(row[6]) == doctest::Approx(sums[row[3]].second).epsilon(1e-3));
+            CHECK(row[2] == got.back()[2]);  // to the end of the last interval
+            share += std::stod(row[7]);
+        }
+        CHECK(share == doctest::Approx(100).epsilon(1e-3));
         REQUIRE(got.size() == want.size());
         REQUIRE(got.size() > 40);
         const std::vector<std::string>& head = got[0];

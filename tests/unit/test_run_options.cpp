@@ -87,6 +87,16 @@ TEST_CASE("run options: each tool takes its own options, and says whose another 
     CHECK(pp.find("--control") == std::string::npos);
     CHECK(pp.find("  -o, --output FILE         control file to write") != std::string::npos);
     CHECK(lib.find("  -o, --output FILE         profile file") != std::string::npos);
+    for (const std::string& usage : {lib, pt, pp}) {
+        CHECK(usage.find("  -q, --quiet ") != std::string::npos);
+        CHECK(usage.find("      --version ") != std::string::npos);
+    }
+    RunOptions v;
+    CHECK(parse({"sprof_lib", "--version"}, v, Tool::sprof_lib) == 2);
+    CHECK(v.show_version);
+    CHECK_FALSE(v.quiet);
+    CHECK(parse({"sprof_pt", "-q", "p"}, v, Tool::sprof_pt) == 2);
+    CHECK(v.quiet);
 }
 
 TEST_CASE("run options: what the command line gave is marked, and only that") {
@@ -153,7 +163,7 @@ TEST_CASE("run options: the environment carries every runtime option, and names 
     CHECK(names == std::vector<std::string>{"SPROF_EVENTS", "SPROF_SLOTS", "SPROF_SAMPLE_INTERVAL",
                                             "SPROF_TICK_DITHER", "SPROF_HIST_SAMPLES", "SPROF_HIST_INTERVAL", "SPROF_OUTPUT",
                                             "SPROF_CONTROL", "SPROF_BACKEND", "SPROF_ROTATION", "SPROF_ROTATION_SEED", "SPROF_LOCALITY",
-                                            "SPROF_LINE_SIZE", "SPROF_LOCALITY_SEED"});
+                                            "SPROF_LINE_SIZE", "SPROF_LOCALITY_SEED", "SPROF_QUIET"});
     for (const auto& [k, v] : env) setenv(k.c_str(), v.c_str(), 1);
     RunOptions back = from_environment();
     CHECK(event_list(back.events) == "task-clock,page-faults");
@@ -183,8 +193,10 @@ TEST_CASE("run options: environment round trip and output names") {
     o.hist_interval_ns = 500'000'000;
     o.output = "out.sprof";
     o.rotation = {Rotation::round_robin, 18446744073709551615ull};
+    o.quiet = true;
     for (const auto& [k, v] : to_environment(o)) setenv(k.c_str(), v.c_str(), 1);
     RunOptions back = from_environment();
+    CHECK(back.quiet);
     CHECK(event_list(back.events) == "task-clock");
     CHECK(back.slots == 3);
     CHECK(back.rotation.kind == Rotation::round_robin);

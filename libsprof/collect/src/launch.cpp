@@ -1,5 +1,7 @@
 #include "sprof/launch.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -11,6 +13,7 @@
 
 #include "sprof/backend.hpp"
 #include "sprof/control_file.hpp"
+#include "sprof/version.hpp"
 
 namespace sprof {
 namespace {
@@ -45,21 +48,55 @@ std::string find_program(const std::string& name) {
     return "";
 }
 
+namespace {
+
+[[noreturn]] void cannot_run(const char* program, int err, const std::string& tool) {
+    std::fprintf(stderr, "%s: cannot run '%s': %s\n", tool.c_str(), program, std::strerror(err));
+    _exit(err == ENOENT || err == ENOTDIR ? 127 : 126);
+}
+
+}  // namespace
+
 void exec_program(char** argv, const std::string& tool) {
     execvp(argv[0], argv);
-    int err = errno;
-    std::fprintf(stderr, "%s: cannot run '%s': %s\n", tool.c_str(), argv[0], std::strerror(err));
-    _exit(err == ENOENT || err == ENOTDIR ? 127 : 126);
+    cannot_run(argv[0], errno, tool);
+}
+
+void check_program(char** argv, const std::string& tool) {
+    const std::string path = find_program(argv[0]);
+    if (path.empty()) cannot_run(argv[0], ENOENT, tool);
+    struct stat st;
+    if (stat(path.c_str(), &st) != 0) cannot_run(argv[0], errno, tool);
+    if (S_ISDIR(st.st_mode)) cannot_run(argv[0], EISDIR, tool);
+    if (access(path.c_str(), X_OK) != 0) cannot_run(argv[0], errno, tool);
+}
+
+void check_output(const std::string& path) {
+    // An existing file is opened as it is (the profile replaces it later);
+    // a new one is created and removed again, so a refused run leaves nothing.
+    int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+    const bool created = fd < 0 && errno == ENOENT;
+    if (created) fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0) throw std::runtime_error("cannot create " + path + ": " + std::strerror(errno));
+    ::close(fd);
+    if (created) ::unlink(path.c_str());
+}
+
+bool answered_alone(const RunOptions& run, Tool tool) {
+    if (run.show_version) std::printf("%s %s\n", tool_name(tool), version_text());
+    else if (run.list_events)
+        for (const auto& event : countable_events()) std::printf("%s\n", event.c_str());
+    return run.show_version || run.list_events;
 }
 
 RunOptions prepare_run(int argc, char** argv, Tool tool) {
     RunOptions run;
     parse_run_options(argc, argv, tool, run);
-    if (run.list_events || !run.program) return run;
+    if (run.list_events || run.show_version || !run.program) return run;
     if (tool != Tool::preprof) take_control_file(run);  // preprof writes control files, never reads one
     if (!run.given(Option::rotation_seed)) run.rotation.seed = random_seed();
     // Said once, by the command the user typed (the runtime gets every option).
-    if (run.given(Option::tick_dither) && run.tick_dither > 0 && ticks_dropped_in_kernel(run))
+    if (!run.quiet && run.given(Option::tick_dither) && run.tick_dither > 0 && ticks_dropped_in_kernel(run))
         std::fprintf(stderr, "%s: --tick-dither ignored: the kernel drops the ticks that land in it for this user, "
                              "and the lost ones are counted on a fixed period\n", tool_name(tool));
     resolve_run(run, tool_name(tool));
@@ -70,7 +107,7 @@ void resolve_run(RunOptions& run, const std::string& tool) {
     if (run.events.empty()) {
         std::string why;
         run.events = resolve_events(default_events(why), false);
-        if (!why.empty()) std::fprintf(stderr, "%s: %s\n", tool.c_str(), why.c_str());
+        if (!why.empty() && !run.quiet) std::fprintf(stderr, "%s: %s\n", tool.c_str(), why.c_str());
     }
     const auto n = static_cast<unsigned>(run.events.size());
     if (run.slots > n)
@@ -93,10 +130,7 @@ int collector_main(int argc, char** argv, Tool tool, const std::function<int(Run
     RunOptions run;
     try {
         run = prepare_run(argc, argv, tool);
-        if (run.list_events) {
-            for (const auto& event : countable_events()) std::printf("%s\n", event.c_str());
-            return 0;
-        }
+        if (answered_alone(run, tool)) return 0;
         if (!run.program) throw UsageError("no program to profile");
     } catch (const UsageError& e) {
         if (*e.what()) {

@@ -190,8 +190,13 @@ const OptionRow kOptions[] = {
      "seed of --locality's sample points (default: random; recorded)",
      [](RunOptions& r, const std::string& v) { r.locality.seed = parse_seed(v, "--locality-seed"); },
      [](const RunOptions& r) { return r.locality.present ? std::to_string(r.locality.seed) : std::string(); }},
+    {"quiet", 'q', nullptr, Option::quiet, kAll, "no notes (such as why the default events were chosen); errors stay",
+     [](RunOptions& r, const std::string&) { r.quiet = true; },
+     [](const RunOptions& r) { return std::string(r.quiet ? "1" : ""); }},
     {"list-events", 0, nullptr, Option::list_events, kAll, "print the events this machine can count",
      [](RunOptions& r, const std::string&) { r.list_events = true; }, nullptr},
+    {"version", 0, nullptr, Option::version, kAll, "print the version and the git revision built",
+     [](RunOptions& r, const std::string&) { r.show_version = true; }, nullptr},
     {"help", 'h', nullptr, Option::help, kAll, "this text",
      [](RunOptions&, const std::string&) -> void { throw UsageError(""); }, nullptr},
 };
@@ -231,7 +236,7 @@ std::string run_usage(Tool tool) {
         if (!(r.tools & bit(tool))) continue;
         std::string flag = r.letter ? std::string("  -") + r.letter + ", " : "      ";
         flag += std::string("--") + r.name + (r.value ? (optional_value(r) ? "" : " ") + std::string(r.value) : "");
-        flag.resize(std::max(kColumn, flag.size() + 1), ' ');
+        flag.resize(std::max(kColumn, flag.size() + 2), ' ');  // two spaces at least: where the help begins
         for (const char* h = r.help; *h; ++h) flag += *h == '\n' ? "\n" + std::string(kColumn, ' ') : std::string(1, *h);
         u += flag + "\n";
     }

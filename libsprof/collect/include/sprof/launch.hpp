@@ -29,6 +29,18 @@ void resolve_run(RunOptions& run, const std::string& tool);
 // for bad usage, a bad control file or an event this machine cannot count.
 int collector_main(int argc, char** argv, Tool tool, const std::function<int(RunOptions&)>& body);
 
+// --version or --list-events, when given: printed on stdout, true (the
+// tool has nothing more to do).
+bool answered_alone(const RunOptions& run, Tool tool);
+
+// What a collector checks before it starts the program, so that it never
+// starts one it then cannot profile. check_program: the program is found
+// and executable, else, as exec_program, one line and exit 127 or 126.
+// check_output: the profile at `path` can be created, else
+// std::runtime_error "cannot create PATH: why"; it leaves no file behind.
+void check_program(char** argv, const std::string& tool);
+void check_output(const std::string& path);
+
 // The path execvp would run for `name` (PATH search when it has no '/');
 // empty when not found.
 std::string find_program(const std::string& name);

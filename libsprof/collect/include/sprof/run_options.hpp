@@ -32,7 +32,7 @@ const char* tool_name(Tool tool);
 // What a source can give; -H and --hist-interval both give the histogram.
 enum class Option {
     events, slots, sample_interval, tick_dither, histogram, output, control, backend, clock, follow,
-    rotation, rotation_seed, locality, line_size, locality_seed, list_events, help
+    rotation, rotation_seed, locality, line_size, locality_seed, quiet, list_events, version, help
 };
 constexpr size_t kOptionCount = static_cast<size_t>(Option::help) + 1;
 
@@ -51,7 +51,9 @@ struct RunOptions {
     LocalityRun locality;               // sprof_lib --locality, --line-size, --locality-seed
     std::string control;                // the control file in use (absolute path once applied)
     std::vector<ObjectSymbols> tables;  // its function tables: the program first, then its libraries
+    bool quiet = false;                 // -q: no notes (the default events' reason…); errors stay
     bool list_events = false;
+    bool show_version = false;
     char** program = nullptr;           // argv of the program (null-terminated); null when none
 
     // What the source gave explicitly: a control file fills only the rest.
