@@ -280,8 +280,17 @@ static void __attribute__((noinline)) touch_then_exit(char *mem, unsigned pages,
 {
 	for (unsigned i = 0; i < pages; i++)
 		((volatile char *)mem)[(size_t)i * KTEST_PAGE] = 1;
-	while (do_exit)
+	while (do_exit) {
+#if defined(__x86_64__)
 		asm volatile("syscall" : : "a"(SYS_exit_group), "D"(0) : "rcx", "r11", "memory");
+#elif defined(__aarch64__)
+		register long nr asm("x8") = SYS_exit_group;
+		register long status asm("x0") = 0;
+		asm volatile("svc #0" : : "r"(nr), "r"(status) : "memory");
+#else
+#error "touch_then_exit: the exit_group system call for this architecture"
+#endif
+	}
 }
 
 /* A target that exits: the next sample has its final counts, the one after -ESRCH. */
