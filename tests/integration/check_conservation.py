@@ -26,10 +26,12 @@ import sys
 import tempfile
 
 RELATIVE = 1e-5  # 6 significant digits, and the sums' own rounding
+csv.field_size_limit(sys.maxsize)  # a hostile profile's names may be megabytes long
 
 
 def run(sprof, args, profiles):
-    r = subprocess.run([sprof, *args, *profiles], capture_output=True, text=True)
+    # A hostile profile's names may be any bytes: read as sprof wrote them.
+    r = subprocess.run([sprof, *args, *profiles], capture_output=True, text=True, errors="surrogateescape")
     if r.returncode != 0:
         raise RuntimeError(f"sprof {' '.join(args)}: exit {r.returncode}: {r.stderr.strip()}")
     return r.stdout
