@@ -35,8 +35,10 @@ private:
 // phases, top function per row, two counters per event (its estimate in each
 // histogram interval, and that per second of the interval's reference time)
 // and one per rate; its times shifted by `offset_ns` onto the common time line.
+// `whole`: the process's share of the flat report's estimates (a rank of a
+// job), or none: the dataset's own.
 void add_process(TraceWriter& events, const Dataset& d, const Context& c, int pid, const std::string& name,
-                 uint64_t offset_ns) {
+                 uint64_t offset_ns, const std::vector<Estimates>* whole = nullptr) {
     const Estimator est = c.options.estimator;
     auto rows = time_rows(d);
     auto phases = find_phases(d, rows, c.rates, phase_params(c.options));
@@ -60,11 +62,13 @@ void add_process(TraceWriter& events, const Dataset& d, const Context& c, int pi
                           {"dur", us(last.end_ns - first.start_ns)},
                           {"args", {{"phase", i + 1}, {"intervals", phases[i].last - phases[i].first}}}});
     }
-    for (const TimeRow& r : rows) {
-        auto functions = occurring_functions(d, std::span<const uint32_t>(r.intervals));
-        Counts all = total(d, std::span<const uint32_t>(r.intervals));
-        const auto counts = estimate_events(all, est);
-        const auto names = d.event_names();
+    const auto row_values = row_estimates(d, rows, est, whole);  // the rows add up to the flat report
+    const auto names = d.event_names();
+    for (size_t i = 0; i < rows.size(); ++i) {
+        const TimeRow& r = rows[i];
+        const auto& functions = row_values[i].functions;
+        const Counts& all = row_values[i].total;
+        const auto counts = values_of(row_values[i].estimates);
         auto counter = [&](const std::string& track, double value) {
             events.push_back({{"name", track}, {"ph", "C"}, {"pid", pid}, {"ts", at(r.start_ns)},
                               {"args", {{track, value}}}});
@@ -74,7 +78,7 @@ void add_process(TraceWriter& events, const Dataset& d, const Context& c, int pi
             counter(names[k], *counts[k]);
             if (all.time_ns > 0) counter(names[k] + " per s", *counts[k] / all.seconds());
         }
-        auto values = c.rates.evaluate(all, est);
+        auto values = c.rates.evaluate(all, counts);
         for (size_t k = 0; k < values.size(); ++k)
             if (values[k])
                 events.push_back({{"name", c.rates.rates()[k].name},
@@ -105,10 +109,14 @@ void add_processes(TraceWriter& events, const Context& c) {
     }
     uint64_t t0 = UINT64_MAX;
     for (const Source& s : d.sources) t0 = std::min(t0, s.profile.header.start_unix_ns);
-    for (const RankSources& r : ranks) {
+    std::vector<std::vector<uint32_t>> groups;
+    for (const RankSources& r : ranks) groups.push_back(r.sources);
+    const auto shares = group_estimates(d, groups, c.options.estimator);
+    for (size_t i = 0; i < ranks.size(); ++i) {
+        const RankSources& r = ranks[i];
         const ProfileHeader& h = d.sources[r.sources.front()].profile.header;
         const std::string name = fmt::format("rank {} ({}, pid {})", r.rank, h.hostname, h.pid);
-        add_process(events, subset(d, r.sources), c, r.rank + 1, name, h.start_unix_ns - t0);
+        add_process(events, subset(d, r.sources), c, r.rank + 1, name, h.start_unix_ns - t0, &shares[i]);
     }
 }
 

@@ -224,17 +224,18 @@ Json meta(const ProfileHeader& h) {
 // when the row before did not end there). A row whose estimate is unknown
 // has no point. Points in time order (rows are in sequence order, which a
 // hostile profile may not keep in time).
-Json counters(const Dataset& d, std::vector<TimeRow> rows, Estimator est) {
+Json counters(const Dataset& d, std::vector<TimeRow> rows, Estimator est, const std::vector<Estimates>* whole) {
     std::stable_sort(rows.begin(), rows.end(), [](const TimeRow& a, const TimeRow& b) { return a.start_ns < b.start_ns; });
     std::vector<Json> data(d.events.size(), Json::array());
     std::vector<uint64_t> last(d.events.size(), UINT64_MAX);
-    for (const TimeRow& r : rows) {
-        const Counts all = total(d, std::span<const uint32_t>(r.intervals));
-        const auto estimates = estimate_events(all, est);
+    const auto values = row_estimates(d, rows, est, whole);  // the rows add up to the flat report
+    for (size_t i = 0; i < rows.size(); ++i) {
+        const TimeRow& r = rows[i];
+        const Estimates& estimates = values[i].estimates;
         for (size_t k = 0; k < estimates.size(); ++k) {
             if (!estimates[k]) continue;
             if (last[k] != r.start_ns) data[k].push_back(Json::array({ms(static_cast<double>(r.start_ns)), 0, 0}));
-            data[k].push_back(Json::array({ms(static_cast<double>(r.end_ns)), *estimates[k], all.samples}));
+            data[k].push_back(Json::array({ms(static_cast<double>(r.end_ns)), estimates[k]->value, values[i].total.samples}));
             last[k] = r.end_ns;
         }
     }
@@ -273,7 +274,15 @@ public:
         write_thread(d, h, h.pid, by_thread[h.pid], "GeckoMain");
         for (auto& [tid, intervals] : by_thread)
             if (tid != h.pid) write_thread(d, h, tid, intervals, names[tid].empty() ? fmt::format("thread {}", tid) : names[tid]);
-        out_ << "], \"counters\": " << dump_json(counters(d, time_rows(d), c_.options.estimator)) << ", \"processes\": [";
+        // Each process's counters share its part of the flat report's estimates.
+        if (all.sources.size() > 1 && process_shares_.empty()) {
+            std::vector<std::vector<uint32_t>> processes;
+            for (uint32_t s = 0; s < all.sources.size(); ++s) processes.push_back({s});
+            process_shares_ = group_estimates(all, processes, c_.options.estimator);
+        }
+        const auto* whole = process_shares_.empty() ? nullptr : &process_shares_[source];
+        out_ << "], \"counters\": " << dump_json(counters(d, time_rows(d), c_.options.estimator, whole))
+             << ", \"processes\": [";
         if (holds_others)
             for (uint32_t s = 1; s < all.sources.size(); ++s) {
                 if (s > 1) out_ << ",\n";
@@ -311,6 +320,7 @@ private:
     }
 
     std::ostream& out_;
+    std::vector<std::vector<Estimates>> process_shares_;  // per source, of several (group_estimates)
     const Context& c_;
     bool first_thread_ = true;
 };

@@ -233,33 +233,19 @@ void export_pprof(const Context& c) {
     PprofBuilder pprof(d, c.options.estimator);
     const auto per_function = by_function(d, all_intervals(d));
     const auto ranked = ranked_functions(d, per_function);
-    // A function's estimate is the flat report's; its places share it as
-    // their own estimates do (an estimator may not add up: coverage's ratio
-    // of sums is not the sum of the places' ratios), so pprof's functions
-    // are the flat report's.
+    // A function's estimate is the flat report's, shared by its places
+    // (conserved_estimates.hpp), so pprof's functions are the flat report's.
     const auto all_places = places(d, ranked);
-    std::vector<std::vector<double>> shares(d.functions.size(), std::vector<double>(d.events.size()));
-    std::vector<std::vector<std::optional<double>>> own;
-    for (const auto& [place, counts] : all_places) {
-        own.push_back(estimate_events(counts, c.options.estimator));
-        for (size_t k = 0; k < own.back().size(); ++k) shares[place.function][k] += own.back()[k].value_or(0);
-    }
-    for (size_t i = 0; i < all_places.size(); ++i) {
-        const auto& [place, counts] = all_places[i];
-        const auto whole = estimate_events(per_function[place.function], c.options.estimator);
-        std::vector<std::optional<double>> share(whole.size());
-        for (size_t k = 0; k < whole.size(); ++k) {
-            const double sum = shares[place.function][k];
-            if (whole[k] && own[i][k]) share[k] = sum > 0 ? *whole[k] * *own[i][k] / sum : *own[i][k];
-        }
-        pprof.add_sample(place, counts, share);
-    }
+    const auto whole = function_estimates(per_function, c.options.estimator);
+    std::vector<FunctionPart> parts;
+    for (const auto& [place, counts] : all_places) parts.push_back({place.function, &counts});
+    const auto shares = split_estimates(parts, whole, c.options.estimator);
+    for (size_t i = 0; i < all_places.size(); ++i)
+        pprof.add_sample(all_places[i].first, all_places[i].second, values_of(shares[i]));
     // The comment on unknown estimates counts functions, as the flat report shows them.
     std::vector<size_t> unknown(d.events.size());
-    for (uint32_t f : ranked) {
-        const auto estimates = estimate_events(per_function[f], c.options.estimator);
-        for (size_t k = 0; k < estimates.size(); ++k) unknown[k] += !estimates[k];
-    }
+    for (uint32_t f : ranked)
+        for (size_t k = 0; k < whole[f].size(); ++k) unknown[k] += !whole[f][k];
     const pb::Profile profile = pprof.finish(unknown, ranked.size());
 
     std::string encoded;

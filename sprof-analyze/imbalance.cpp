@@ -25,21 +25,24 @@ Spread spread(std::vector<std::optional<double>> values, const std::vector<RankS
     return s;
 }
 
+// One row from each rank's cells (null: the function never ran there) and
+// their estimates.
 ImbalanceRow make_row(std::optional<uint32_t> function, const std::vector<const Counts*>& per_rank,
-                      const std::vector<RankSummary>& ranks, size_t n_events, Estimator e) {
+                      const std::vector<const Estimates*>& estimates, const std::vector<RankSummary>& ranks,
+                      size_t n_events) {
     ImbalanceRow row;
     row.function = function;
     std::vector<std::optional<double>> time;
     std::vector<std::vector<std::optional<double>>> events(n_events);
-    for (const Counts* c : per_rank) {
-        if (!c) {  // the function never ran on this rank
+    for (size_t r = 0; r < per_rank.size(); ++r) {
+        if (!per_rank[r]) {  // the function never ran on this rank
             time.push_back(0.0);
             for (auto& ev : events) ev.push_back(0.0);
             continue;
         }
-        time.push_back(c->seconds());
-        auto est = estimate_events(*c, e);
-        for (size_t k = 0; k < n_events; ++k) events[k].push_back(est[k]);
+        time.push_back(per_rank[r]->seconds());
+        const auto values = values_of(*estimates[r]);
+        for (size_t k = 0; k < n_events; ++k) events[k].push_back(values[k]);
     }
     row.time_s = spread(std::move(time), ranks);
     for (auto& ev : events) row.events.push_back(spread(std::move(ev), ranks));
@@ -68,31 +71,46 @@ Imbalance imbalance(const Dataset& d, const ImbalanceParams& params) {
     for (int rank = 0; rank < out.ranks_expected; ++rank)
         if (!slot_of_rank.contains(rank)) out.missing_ranks.push_back(rank);
 
-    // Per rank, per function sums over that rank's intervals.
-    std::vector<std::vector<uint32_t>> intervals_of(out.ranks.size());
+    // Per rank, per function sums over that rank's intervals, and each
+    // function's flat estimate shared by the ranks it ran on, so the ranks
+    // add up to the flat report (conserved_estimates.hpp).
+    std::vector<std::vector<uint32_t>> intervals_of(out.ranks.size()), groups;
     std::vector<size_t> slot_of_source(d.sources.size());
-    for (size_t i = 0; i < out.ranks.size(); ++i)
+    for (size_t i = 0; i < out.ranks.size(); ++i) {
+        groups.push_back(out.ranks[i].sources);
         for (uint32_t s : out.ranks[i].sources) slot_of_source[s] = i;
+    }
     for (uint32_t i = 0; i < d.intervals.size(); ++i)
         intervals_of[slot_of_source[d.interval_source[i]]].push_back(i);
+    const auto shares = group_estimates(d, groups, params.estimator);
     std::vector<std::vector<Counts>> per_function(out.ranks.size());
     for (size_t i = 0; i < out.ranks.size(); ++i) {
         per_function[i] = by_function(d, intervals_of[i]);
         out.ranks[i].total = total(per_function[i], d.events.size());
+        EventSums sums(d.events.size());
+        for (const Estimates& f : shares[i]) add_estimates(sums, f);
+        out.ranks[i].estimates = as_estimates(sums, estimate_spreads(out.ranks[i].total, params.estimator));
     }
 
     std::vector<const Counts*> totals;
-    for (const auto& r : out.ranks) totals.push_back(&r.total);
-    out.rows.push_back(make_row(std::nullopt, totals, out.ranks, d.events.size(), params.estimator));
+    std::vector<const Estimates*> total_estimates;
+    for (const auto& r : out.ranks) {
+        totals.push_back(&r.total);
+        total_estimates.push_back(&r.estimates);
+    }
+    out.rows.push_back(make_row(std::nullopt, totals, total_estimates, out.ranks, d.events.size()));
     for (uint32_t f = 0; f < d.functions.size(); ++f) {
         std::vector<const Counts*> cells;
+        std::vector<const Estimates*> estimates;
         bool ran = false;
         for (size_t i = 0; i < out.ranks.size(); ++i) {
             const Counts& c = per_function[i][f];
-            cells.push_back(c.samples ? &c : nullptr);
+            const bool here = c.samples || c.time_ns;  // as group_estimates shares it
+            cells.push_back(here ? &c : nullptr);
+            estimates.push_back(here ? &shares[i][f] : nullptr);
             ran = ran || c.samples;
         }
-        if (ran) out.rows.push_back(make_row(f, cells, out.ranks, d.events.size(), params.estimator));
+        if (ran) out.rows.push_back(make_row(f, cells, estimates, out.ranks, d.events.size()));
     }
     // The functions that hold the job back first: by their heaviest rank's time.
     std::stable_sort(out.rows.begin() + 1, out.rows.end(), [&](const auto& a, const auto& b) {

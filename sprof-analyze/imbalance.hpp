@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "aggregate.hpp"
+#include "conserved_estimates.hpp"
 
 namespace sprof::analyze {
 
@@ -24,6 +25,7 @@ struct RankSummary {
     std::vector<uint32_t> sources;  // indices into Dataset::sources
     bool complete = true;           // every profile of the rank ended without a signal
     Counts total;
+    Estimates estimates;  // its functions' shares of their flat estimates, added up
 };
 
 // One value per rank (indexed like Imbalance::ranks); unknown = nullopt.

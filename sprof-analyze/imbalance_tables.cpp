@@ -20,7 +20,7 @@ void put_rank(Table& t, int rank) {
 
 }  // namespace
 
-Table rank_table(const Dataset& d, const Imbalance& im, Estimator e, bool ci) {
+Table rank_table(const Dataset& d, const Imbalance& im, bool ci) {
     Table t;
     t.add_column({Column::integer, "rank"});
     t.add_column({Column::text, "host"});
@@ -37,7 +37,7 @@ Table rank_table(const Dataset& d, const Imbalance& im, Estimator e, bool ci) {
         t.put(std::string(r.complete ? "yes" : "no"));
         t.put(r.total.samples);
         t.put(r.total.seconds());
-        put_events(t, r.total, e, ci);
+        put_events(t, r.total, r.estimates, ci);
     }
     return t;
 }

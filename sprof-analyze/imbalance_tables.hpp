@@ -11,7 +11,7 @@ namespace sprof::analyze {
 
 // One row per rank: rank, host, profiles, complete, samples, time and every
 // event (with `ci`, each followed by EVENT_low and EVENT_high).
-Table rank_table(const Dataset& d, const Imbalance& im, Estimator e, bool ci);
+Table rank_table(const Dataset& d, const Imbalance& im, bool ci);
 
 // One row per function, [total] first: function, object, mean_s, max_s,
 // max_over_mean, slowest_rank, then per event EVENT_max_over_mean and

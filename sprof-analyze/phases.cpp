@@ -72,8 +72,8 @@ double noise_variance(const Features& x) {
     return sum / static_cast<double>(kept) / 2;
 }
 
-// Each row's weight: its samples against a full row's, the median (rows of
-// H ticks, or of fixed length, are nearly all alike), at most 1. A row's
+// Each row's weight: its samples (or time) against a full row's, the median
+// (rows of H ticks, or of fixed length, are nearly all alike), at most 1. A row's
 // shares are the shares of its samples, so their noise goes with the number
 // of samples, not with the time they stand for. The last row of a run holds
 // what was left when the program ended — a few samples, in its exit path —
@@ -82,16 +82,16 @@ double noise_variance(const Features& x) {
 // two of its 25 ticks (the kernel drops the rest): an MPI barrier's rows of
 // one polling function each, then of another, were a full row's evidence
 // each and split the wait into two phases.
-std::vector<double> row_weights(const std::vector<uint64_t>& row_samples) {
+std::vector<double> row_weights(const std::vector<uint64_t>& row_amounts) {
     std::vector<uint64_t> sorted;
-    for (uint64_t n : row_samples)
+    for (uint64_t n : row_amounts)
         if (n > 0) sorted.push_back(n);
-    if (sorted.empty()) return std::vector<double>(row_samples.size(), 1.0);
+    if (sorted.empty()) return std::vector<double>(row_amounts.size(), 1.0);
     std::nth_element(sorted.begin(), sorted.begin() + sorted.size() / 2, sorted.end());
     const double full = static_cast<double>(sorted[sorted.size() / 2]);
     std::vector<double> w;
-    w.reserve(row_samples.size());
-    for (uint64_t n : row_samples) w.push_back(std::min(1.0, static_cast<double>(n) / full));
+    w.reserve(row_amounts.size());
+    for (uint64_t n : row_amounts) w.push_back(std::min(1.0, static_cast<double>(n) / full));
     return w;
 }
 
@@ -308,9 +308,17 @@ std::vector<Phase> auto_phases(const Features& x, size_t min_length) {
     for (size_t i = 0; i + 1 < starts.size(); ++i) {
         size_t label = kinds.size();
         double nearest = std::numeric_limits<double>::infinity();
+        // The segment as a kind of its own: its mean without its rows least
+        // like the rest (see Kind). Where the kernel dropped ticks, the
+        // segment but for the rows least like each kind: a compute phase's
+        // rows whose dropped share moved with the machine's load are then
+        // still compute. Not with shares of samples: dropping the rows least
+        // like the kind draws every segment towards it, and python3's sorting
+        // took the label of the string work just before it (2 runs in 20).
+        const Kind own = kind_of(x, starts[i], starts[i + 1], min_length);
         for (size_t l = 0; l < kinds.size(); ++l) {
-            // The segment, but for the rows least like this kind (see Kind).
-            const Kind k = without_farthest(x, starts[i], starts[i + 1], min_length - 1, kinds[l].mean);
+            const Kind k = x.sampled_shares ? own
+                                            : without_farthest(x, starts[i], starts[i + 1], min_length - 1, kinds[l].mean);
             if (k.weight <= 0) continue;  // rows without time
             double dist = squared_distance(k.mean, kinds[l].mean);
             double same = std::max(kMinDistinct, penalty * (k.weight + kinds[l].weight) / (k.weight * kinds[l].weight));
@@ -374,9 +382,10 @@ Features row_features(const Dataset& d, const std::vector<TimeRow>& rows, const 
 
     Features x;
     x.rows = rows.size();
+    x.sampled_shares = !any_dropped;
     x.dims = share_dims + rate_dims.size();
     x.values.assign(x.rows * x.dims, 0.0);
-    std::vector<uint64_t> row_samples(rows.size(), 0);
+    std::vector<uint64_t> row_samples(rows.size(), 0), row_times(rows.size(), 0);
     std::vector<double> last_known(rate_dims.size(), 0.0);
     for (size_t r = 0; r < rows.size(); ++r) {
         double* row = x.values.data() + r * x.dims;  // no dimension at all: no values, no element to index
@@ -391,9 +400,23 @@ Features row_features(const Dataset& d, const std::vector<TimeRow>& rows, const 
                 if (any_dropped) row[dropped_dim] += static_cast<double>(c.time_ns - sampled);
                 row_time += c.time_ns;
                 row_samples[r] += c.samples;
+                row_times[r] += c.time_ns;
             }
         }
         for (size_t k = 0; k < share_dims; ++k) row[k] = row_time ? row[k] / static_cast<double>(row_time) : 0;
+        // A share of n samples varies by p(1 − p)/n: a big share's noise
+        // would drown a small function's real change (python3's stripped
+        // interpreter holds half of every row in one "[unknown]" share, and
+        // string work and sorting differ in functions of 5–15 %: they were
+        // one phase in most runs). asin √p varies by 1/(4n) whatever p is, so
+        // each function's change counts by its significance (the
+        // variance-stabilising transform of a binomial share). Not where the
+        // kernel drops ticks: a share is then also the time given back to
+        // the function, which moves with the machine's load, not as a
+        // binomial share (steep near 1, the transform made a compute phase
+        // with 0–4 of 25 ticks dropped two phases).
+        if (x.sampled_shares)
+            for (size_t k = 0; k < fn_dims; ++k) row[k] = std::asin(std::sqrt(row[k]));
         if (any_dropped) row[dropped_dim] *= kRateWeight;
         for (size_t j = 0; j < rate_dims.size(); ++j) {
             // An unknown rate keeps its last value: no information, no change.
@@ -401,7 +424,12 @@ Features row_features(const Dataset& d, const std::vector<TimeRow>& rows, const 
             row[share_dims + j] = last_known[j];
         }
     }
+    // A row weighs its samples, and no more than its time: a row of 50
+    // ticks that stand for 1 ms (sprof_pt's ticks bunched on a busy machine)
+    // is as much evidence as the 1 ms they sampled, not as a full row's.
     x.weights = row_weights(row_samples);
+    const auto time_weights = row_weights(row_times);
+    for (size_t r = 0; r < x.rows; ++r) x.weights[r] = std::min(x.weights[r], time_weights[r]);
     for (size_t j = 0; j < rate_dims.size() && x.rows > 1; ++j) {
         const size_t k = share_dims + j;
         double mssd = 0;  // mean squared successive difference: 2 × noise variance

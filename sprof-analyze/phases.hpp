@@ -1,10 +1,11 @@
 // Program phases over the time-line rows.
-//  * automatic: change points of the per-row vectors (function time shares
-//    plus normalised rates), found by penalised optimal segmentation (PELT);
+//  * automatic: change points of the per-row vectors (function time shares,
+//    as asin √share where they are shares of samples, plus normalised
+//    rates), found by penalised optimal segmentation (PELT);
 //    a segment shorter than the minimum phase length joins a neighbour;
 //    phases whose mean vectors are close get the same label (A B A B), and
 //    neighbours with one label are one phase.
-//    A row weighs as much of a full interval's samples as it holds: the last
+//    A row weighs as much of a full interval's samples (and time) as it holds: the last
 //    interval of a run, cut short by the exit, is a few samples and as noisy
 //    as few; so is a wait whose ticks the kernel dropped (user space only).
 //    One row unlike its neighbours is no phase of its own.
@@ -34,6 +35,10 @@ struct Features {
     // shares and rates have a noise variance of about (a full row's) / weight.
     // Empty: every row weighs 1.
     std::vector<double> weights;
+    // Whether the function shares are shares of samples (asin √p, no ticks
+    // dropped by the kernel: see row_features), so that a segment is
+    // compared with a kind of phase by its own mean (auto_phases).
+    bool sampled_shares = false;
     double at(size_t r, size_t d) const { return values[r * dims + d]; }
     double weight(size_t r) const { return weights.empty() ? 1.0 : weights[r]; }
 };

@@ -62,15 +62,24 @@ void add_rate_columns(Table& t, const RateSet& rates, bool ci) {
 
 std::vector<std::optional<EstimateSpread>> put_events(Table& t, const Counts& counts, Estimator e, bool ci) {
     const auto spreads = estimate_spreads(counts, e);
+    put_events(t, counts, spreads, ci);
+    return spreads;
+}
+
+void put_events(Table& t, const Counts& counts, const Estimates& estimates, bool ci) {
     const auto time_rel_sd = time_relative_sd(counts.basis());
-    for (const auto& s : spreads)
+    for (const auto& s : estimates)
         put_estimated(t, s ? std::optional<double>(s->value) : std::nullopt,
                       s && ci ? confidence_bounds(*s, time_rel_sd) : std::nullopt, ci);
-    return spreads;
 }
 
 void put_events_and_rates(Table& t, const Counts& counts, const RateSet& rates, Estimator e, bool ci) {
     put_rates(t, counts, rates, put_events(t, counts, e, ci), ci);
+}
+
+void put_events_and_rates(Table& t, const Counts& counts, const RateSet& rates, const Estimates& estimates, bool ci) {
+    put_events(t, counts, estimates, ci);
+    put_rates(t, counts, rates, estimates, ci);
 }
 
 void put_rates(Table& t, const Counts& counts, const RateSet& rates, Estimator e, bool ci) {
@@ -79,9 +88,7 @@ void put_rates(Table& t, const Counts& counts, const RateSet& rates, Estimator e
 
 void put_rates(Table& t, const Counts& counts, const RateSet& rates,
                const std::vector<std::optional<EstimateSpread>>& spreads, bool ci) {
-    std::vector<std::optional<double>> events;
-    for (const auto& s : spreads) events.push_back(s ? std::optional<double>(s->value) : std::nullopt);
-    const auto values = rates.evaluate(counts, events);
+    const auto values = rates.evaluate(counts, values_of(spreads));
     std::vector<std::optional<Bounds>> bounds(values.size());
     if (ci) bounds = rates.intervals(counts, spreads);
     for (size_t i = 0; i < values.size(); ++i) put_estimated(t, values[i], bounds[i], ci);

@@ -7,6 +7,7 @@ void report_flat(const Context& c) {
     const Dataset& d = c.data;
     auto per_function = by_function(d, all_intervals(d));
     Counts all = total(per_function, d.events.size());
+    const auto estimates = function_estimates(per_function, c.options.estimator);
     auto ranked = ranked_functions(d, per_function);
     if (c.options.top > 0 && ranked.size() > c.options.top) ranked.resize(c.options.top);
 
@@ -17,7 +18,7 @@ void report_flat(const Context& c) {
         const Counts& fc = per_function[f];
         t.new_row();
         put_function(t, d, f, fc, all);
-        put_events_and_rates(t, fc, c.rates, c.options.estimator, c.options.ci);
+        put_events_and_rates(t, fc, c.rates, estimates[f], c.options.ci);
     }
 
     if (c.options.format == Format::text) {

@@ -11,7 +11,7 @@ namespace sprof::analyze {
 void report_imbalance(const Context& c) {
     const Imbalance im = imbalance(c.data, {c.options.estimator});
     const auto incomplete = incomplete_ranks(c.data, im);
-    const Table ranks = rank_table(c.data, im, c.options.estimator, c.options.ci);
+    const Table ranks = rank_table(c.data, im, c.options.ci);
     const Table spread = spread_table(c.data, im, c.options.top);
     switch (c.options.format) {
     case Format::text:

@@ -8,7 +8,7 @@ namespace sprof::analyze {
 
 void report_lines(const Context& c) {
     const Dataset& d = c.data;
-    const LineProfile lp = line_profile(d, {c.options.inline_mode, c.options.lines_function});
+    const LineProfile lp = line_profile(d, {c.options.inline_mode, c.options.lines_function, c.options.estimator});
     const bool one_function = !c.options.lines_function.empty();
     const size_t shown = c.options.top > 0 && !one_function ? std::min(c.options.top, lp.rows.size()) : lp.rows.size();
 
@@ -29,7 +29,7 @@ void report_lines(const Context& c) {
         t.new_row();
         t.put(d.source_text(r.frame));
         put_function(t, d, r.function, r.counts, lp.total);
-        put_events_and_rates(t, r.counts, c.rates, c.options.estimator, c.options.ci);
+        put_events_and_rates(t, r.counts, c.rates, r.estimates, c.options.ci);
         if (full) {
             t.put(d.file_path(r.frame));
             t.put_value(r.frame.line ? Value(uint64_t{r.frame.line}) : Value());

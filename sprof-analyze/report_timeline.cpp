@@ -1,5 +1,9 @@
 // --timeline: how the profile changes over time. Rates in a row come from
-// that row's own counts, never from running totals.
+// that row's own counts, never from running totals; its events are its
+// functions' shares of their flat estimates, so the rows add up to the flat
+// report (conserved_estimates.hpp).
+#include <algorithm>
+
 #include "reports.hpp"
 
 namespace sprof::analyze {
@@ -22,8 +26,7 @@ void put_span(Table& t, const TimeRow& r) {
 
 void report_timeline(const Context& c) {
     const Dataset& d = c.data;
-    const Estimator est = c.options.estimator;
-    auto rows = time_rows(d);
+    const auto rows = time_rows(d);
     Table t;
     add_span_columns(t);
     if (c.options.by_function) {
@@ -35,27 +38,29 @@ void report_timeline(const Context& c) {
     if (!c.options.by_function) t.add_column({Column::text, "top_function"});
     add_event_and_rate_columns(t, d, c.rates, c.options.ci);
 
-    for (const TimeRow& r : rows) {
-        auto functions = occurring_functions(d, std::span<const uint32_t>(r.intervals));
+    const auto estimates = row_estimates(d, rows, c.options.estimator);
+    for (size_t i = 0; i < rows.size(); ++i) {
+        const TimeRow& r = rows[i];
+        const RowEstimates& row = estimates[i];
         if (!c.options.by_function) {
-            Counts all = total(d, std::span<const uint32_t>(r.intervals));
             t.new_row();
             put_span(t, r);
-            t.put(all.samples);
-            t.put(all.seconds());
-            t.put_value(functions.empty() ? Value() : Value(d.functions[functions.front().function].name));
-            put_events_and_rates(t, all, c.rates, est, c.options.ci);
+            t.put(row.total.samples);
+            t.put(row.total.seconds());
+            t.put_value(row.functions.empty() ? Value() : Value(d.functions[row.functions.front().function].name));
+            put_events_and_rates(t, row.total, c.rates, row.estimates, c.options.ci);
             continue;
         }
-        if (c.options.top > 0 && functions.size() > c.options.top) functions.resize(c.options.top);
-        for (const auto& [f, counts] : functions) {
+        const size_t shown = c.options.top > 0 ? std::min(c.options.top, row.functions.size()) : row.functions.size();
+        for (size_t j = 0; j < shown; ++j) {
+            const auto& [f, counts] = row.functions[j];
             t.new_row();
             put_span(t, r);
             t.put(d.functions[f].name);
             t.put(object_basename(d.functions[f].object));
             t.put(counts.samples);
             t.put(counts.seconds());
-            put_events_and_rates(t, counts, c.rates, est, c.options.ci);
+            put_events_and_rates(t, counts, c.rates, row.of_function[j], c.options.ci);
         }
     }
     write_table(c, t, "intervals");

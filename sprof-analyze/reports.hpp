@@ -3,6 +3,7 @@
 #pragma once
 #include <ostream>
 
+#include "conserved_estimates.hpp"
 #include "dataset.hpp"
 #include "options.hpp"
 #include "rates.hpp"
@@ -62,10 +63,15 @@ void put_function(Table& t, const Dataset& d, uint32_t f, const Counts& counts, 
 // interval (unknown where the estimate or its spread is).
 void add_event_and_rate_columns(Table& t, const Dataset& d, const RateSet& rates, bool ci);
 void put_events_and_rates(Table& t, const Counts& counts, const RateSet& rates, Estimator e, bool ci);
+// The same with estimates made already (a share of the flat report's,
+// conserved_estimates.hpp); the counts give the confidence intervals' time
+// error and the rates' other inputs.
+void put_events_and_rates(Table& t, const Counts& counts, const RateSet& rates, const Estimates& estimates, bool ci);
 // The event columns alone, made like `like` (its kind and precision), and
 // their values; put_events returns what it put, for the rates.
 void add_event_columns(Table& t, const Dataset& d, bool ci, Column like);
 std::vector<std::optional<EstimateSpread>> put_events(Table& t, const Counts& counts, Estimator e, bool ci);
+void put_events(Table& t, const Counts& counts, const Estimates& estimates, bool ci);
 // The rate columns alone, and their values.
 void add_rate_columns(Table& t, const RateSet& rates, bool ci);
 void put_rates(Table& t, const Counts& counts, const RateSet& rates, Estimator e, bool ci);

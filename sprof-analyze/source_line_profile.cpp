@@ -17,7 +17,7 @@ public:
     Counts& at(uint32_t function, const SourceFrame& f) {
         const auto key = std::tuple(function, f.file, f.line);
         auto [it, added] = index_.try_emplace(key, rows_.size());
-        if (added) rows_.push_back({function, {kNoString, f.file, f.line}, Counts(n_events_)});
+        if (added) rows_.push_back({function, {kNoString, f.file, f.line}, Counts(n_events_), {}});
         return rows_[it->second].counts;
     }
     std::vector<LineRow> take() { return std::move(rows_); }
@@ -64,6 +64,11 @@ LineProfile line_profile(const Dataset& d, const LineParams& p) {
         }
     }
     out.rows = rows.take();
+    // Every line's share of its function's flat estimate, before any is left out.
+    std::vector<FunctionPart> parts;
+    for (const LineRow& r : out.rows) parts.push_back({r.function, &r.counts});
+    auto shares = split_estimates(parts, function_estimates(by_function(d, all_intervals(d)), p.estimator), p.estimator);
+    for (size_t i = 0; i < out.rows.size(); ++i) out.rows[i].estimates = std::move(shares[i]);
     if (!p.function.empty()) {
         std::erase_if(out.rows, [&](const LineRow& r) { return !names_function(d.functions[r.function], p.function); });
         if (out.rows.empty())

@@ -83,7 +83,8 @@ grep -q '^intervals  *2$' <<<"$info" || fail "--info intervals"
 
 # Phases: setup, then compress/decompress alternating every 8 intervals of 0.5 s.
 phases=$("$sprof" --phases --format csv "$work/phases.sprof")
-expect_eq "$(sed -n 1p <<<"$phases")" "phase,label,start_s,end_s,intervals,dominant_function,faults_per_ms,cs_per_s" \
+expect_eq "$(sed -n 1p <<<"$phases")" \
+  "phase,label,start_s,end_s,intervals,dominant_function,samples,time_s,task-clock,page-faults,context-switches,faults_per_ms,cs_per_s" \
   "phase header"
 expect_eq "$(tail -n +2 <<<"$phases" | cut -d, -f2-5 | tr '\n' ' ')" \
   "A,0,2.5,5 B,2.5,6.5,8 C,6.5,10.5,8 B,10.5,14.5,8 C,14.5,18.5,8 B,18.5,22.5,8 C,22.5,26.5,8 " "phase spans"
@@ -112,8 +113,10 @@ assert phases[1]["ts"] == 2.5e6 and phases[1]["dur"] == 4e6, phases[1]
 assert sum(1 for e in ev if e["ph"] == "C" and e["name"] == "faults_per_ms") == 53
 PY
 # A counter track per event, its count and its count per second, interval by
-# interval as the time line gives them (the fixture's numbers by hand:
-# interval 0 has 40 faults in 300 of 800 ms → 106.67, and 133.33 per s).
+# interval as the time line gives them (the fixture's numbers by hand: each
+# function's flat estimate shared by the intervals as their own estimates
+# are: compute 125 as 90 : 40, main 20 in interval 0; so interval 0 has
+# 125·90/130 + 20 = 1385/13 = 106.54 faults, and 133.17 per s).
 "$sprof" --export chrome-trace "$work/small-trace.json" "$work/small.sprof"
 "$sprof" --timeline --format csv "$work/small.sprof" > "$work/small-timeline.csv"
 python3 - "$work/small-trace.json" "$work/small-timeline.csv" <<'PY' || fail "chrome trace: event counter tracks"
@@ -126,13 +129,13 @@ for name in ("task-clock", "page-faults", "context-switches"):
         want = [of(r) for r in rows]
         assert len(track) == len(want) and all(abs(a - b) <= 1e-9 * max(1, abs(b)) for a, b in zip(track, want)), \
             (name + suffix, track, want)
-assert abs([e for e in ev if e["name"] == "page-faults"][0]["args"]["page-faults"] - 320 / 3) < 1e-9
-assert abs([e for e in ev if e["name"] == "page-faults per s"][0]["args"]["page-faults per s"] - 400 / 3) < 1e-9
+assert abs([e for e in ev if e["name"] == "page-faults"][0]["args"]["page-faults"] - 1385 / 13) < 1e-9
+assert abs([e for e in ev if e["name"] == "page-faults per s"][0]["args"]["page-faults per s"] - 1385 / 13 / 0.8) < 1e-9
 PY
 # A counter track per rate, the default ones and those of --rate, each the
 # time line's value row by row (a row where a rate is unknown has no point).
-# By hand: interval 0 has 106.67 faults in 800 ms of task-clock and 80
-# samples: 0.1333 per ms, 1.333 per sample.
+# By hand: interval 0 has 1385/13 = 106.54 faults in 800 ms of task-clock
+# and 80 samples: 0.1332 per ms, 1.332 per sample.
 "$sprof" --export chrome-trace "$work/rates-trace.json" --rate 'faults_per_sample=page-faults/samples' "$work/small.sprof"
 "$sprof" --timeline --format csv --rate 'faults_per_sample=page-faults/samples' "$work/small.sprof" > "$work/rates-timeline.csv"
 python3 - "$work/rates-trace.json" "$work/rates-timeline.csv" <<'PY' || fail "chrome trace: rate counter tracks"
@@ -144,8 +147,8 @@ for rate in ("faults_per_ms", "cs_per_s", "faults_per_sample"):
     want = [(float(r["start_s"]) * 1e6, float(r[rate])) for r in rows if r[rate] != ""]
     assert len(track) == len(want) == 2 and all(abs(a - c) < 1e-6 and abs(b - d) <= 1e-9 * abs(d) for (a, b), (c, d) in zip(track, want)), \
         (rate, track, want)
-assert abs([e for e in ev if e["name"] == "faults_per_ms"][0]["args"]["faults_per_ms"] - 320 / 3 / 800) < 1e-12
-assert abs([e for e in ev if e["name"] == "faults_per_sample"][0]["args"]["faults_per_sample"] - 320 / 3 / 80) < 1e-12
+assert abs([e for e in ev if e["name"] == "faults_per_ms"][0]["args"]["faults_per_ms"] - 1385 / 13 / 800) < 1e-12
+assert abs([e for e in ev if e["name"] == "faults_per_sample"][0]["args"]["faults_per_sample"] - 1385 / 13 / 80) < 1e-12
 PY
 # Gecko profile (Firefox Profiler): a strict check of the format
 # (check_gecko.py), then the fixture's numbers by hand. Interval 0 (0-1000 ms):
@@ -182,7 +185,7 @@ for event in ("task-clock", "page-faults", "context-switches"):
     want = [[0, 0]] + [[float(r["end_s"]) * 1000, float(r[event])] for r in rows]
     got = p["counters"][event]
     assert len(got) == len(want) and all(abs(a - b) <= 1e-9 * max(1, abs(b)) for g, w in zip(got, want) for a, b in zip(g, w)), (event, got, want)
-assert abs(p["counters"]["page-faults"][1][1] - 320 / 3) < 1e-9
+assert abs(p["counters"]["page-faults"][1][1] - 1385 / 13) < 1e-9
 PY
 "$sprof" --export gecko "$work/phases.json" "$work/phases.sprof"
 "$sprof" --phases --format csv "$work/phases.sprof" > "$work/phases.csv"
@@ -214,6 +217,13 @@ f = {x["function"]: x for x in w["functions"]}
 assert f["memcpy"]["events"]["page-faults"]["per_s"] == 500, f["memcpy"]
 assert f["compute(int)"]["events"]["context-switches"]["total"] is None
 ' || fail "warp vectors"
+
+# Every report adds up to the flat report, on each profile and on both
+# merged (multiplexed events: coverage's shares are not the parts' own).
+for set in "$work/small.sprof" "$work/phases.sprof" "$work/small.sprof $work/phases.sprof"; do
+  # shellcheck disable=SC2086  # a set of profiles, split on purpose
+  python3 "$(dirname "$0")/check_conservation.py" "$sprof" $set || fail "conservation: $set"
+done
 
 if ((failures)); then
   echo "analyze_reports: $failures failed" >&2

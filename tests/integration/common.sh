@@ -47,12 +47,40 @@ export UNPRIVILEGED
 choose_events() { if [ "$UNPRIVILEGED" = 1 ]; then echo "$2"; else echo "$1"; fi; }
 
 SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/sprof-test.XXXXXX")
-# SPROF_TEST_KEEP=1 keeps a test's files (to look at a failure) and says where.
-if [ -n "${SPROF_TEST_KEEP:-}" ]; then
-    trap 'echo "kept: $SCRATCH" >&2' EXIT
-else
-    trap 'rm -rf "$SCRATCH"' EXIT
-fi
+
+# check_conservation: every profile a test made — each on its own, and all
+# of them as one dataset — must have reports that add up to its flat report
+# (check_conservation.py). Run when the test itself passed; profiles sprof
+# cannot read (a test's hostile input) are not checked.
+check_conservation() {
+    local profiles=() p rc
+    while IFS= read -r -d '' p; do profiles+=("$p"); done < <(find "$SCRATCH" -name '*.sprof' -type f -print0 | sort -z)
+    [ ${#profiles[@]} -gt 0 ] || return 0
+    for p in "${profiles[@]}"; do
+        rc=0
+        python3 "$HERE/check_conservation.py" "$BIN/sprof" "$p" || rc=$?
+        [ $rc = 0 ] || [ $rc = 77 ] || return 1
+    done
+    if [ ${#profiles[@]} -gt 1 ]; then
+        rc=0
+        python3 "$HERE/check_conservation.py" "$BIN/sprof" "${profiles[@]}" || rc=$?
+        [ $rc = 0 ] || [ $rc = 77 ] || return 1
+    fi
+}
+
+# At the end: the conservation check (if the test passed), then the scratch
+# directory goes, unless SPROF_TEST_KEEP=1 keeps it (to look at a failure) and says where.
+# A test with a trap of its own calls it last, with the exit status: trap 'rc=$?; …; finish_test $rc' EXIT.
+finish_test() {
+    local rc=${1:-$?}
+    if [ $rc = 0 ] && ! check_conservation; then
+        echo "FAIL: a report does not add up to the flat report (check_conservation.py)" >&2
+        rc=1
+    fi
+    if [ -n "${SPROF_TEST_KEEP:-}" ]; then echo "kept: $SCRATCH" >&2; else rm -rf "$SCRATCH"; fi
+    exit $rc
+}
+trap finish_test EXIT
 cd "$SCRATCH"
 
 fail() { echo "FAIL: $*" >&2; exit 1; }

@@ -63,3 +63,20 @@ def within_one_row(got, want, cpu_at, interval_s):
     the row that holds the same end of `want` (row_reach)."""
     slack = slack_of(interval_s)
     return all(lo - 1e-9 <= g <= hi + 1e-9 for g, (lo, hi) in zip(got, (row_reach(cpu_at, w, slack) for w in want)))
+
+
+def parts_found(phases, truth, cpu_at, interval_s):
+    """What is wrong with `phases` as the parts of `truth` (None: nothing):
+    a phase per part, one label per kind of part (the same kind, the same
+    label; different kinds, different labels), each boundary at the rows
+    that hold the truth's (within_one_row)."""
+    found = [p["label"] for p in phases]
+    kinds = [n for n, _, _ in truth]
+    if len(found) != len(kinds):
+        return f"{len(found)} phases {' '.join(found)}, expected {len(kinds)} ({' '.join(kinds)})"
+    if len(set(zip(found, kinds))) != len(set(found)) or len(set(found)) != len(set(kinds)):
+        return f"labels {' '.join(found)} do not follow the parts {' '.join(kinds)}"
+    for got, (name, start, end) in zip(phase_edges(phases, cpu_at), truth):
+        if not within_one_row(got, (start, end), cpu_at, interval_s):
+            return f"phase {got[0]:.3f}-{got[1]:.3f} s, truth {name} {start:.3f}-{end:.3f} s: not at the rows that hold the truth's ends"
+    return None

@@ -9,7 +9,7 @@ source "$(dirname "$0")/common.sh" "$1"
 pt=$!
 sleep 1.3
 prog=$(pgrep -P $pt) || fail "the program is not running under sprof_pt"
-trap 'kill -9 $prog 2>/dev/null; rm -rf "$SCRATCH"' EXIT  # it outlives sprof_pt: never leave it behind
+trap 'rc=$?; kill -9 $prog 2>/dev/null; finish_test $rc' EXIT  # it outlives sprof_pt: never leave it behind
 cpu_at_kill=$(awk '{print $1 / 1e9}' /proc/$prog/schedstat)  # its CPU time, ns precision
 kill -9 $pt
 set +e

@@ -19,7 +19,7 @@ export SHELL=/bin/sh
 # lost with it (seen on a busy CI host: "no server running" ever after).
 SOCKET=top
 tmux_() { tmux -L "$SOCKET" -f /dev/null "$@"; }
-trap 'for SOCKET in top quit; do tmux_ kill-server 2> /dev/null || true; done; rm -rf "$SCRATCH"' EXIT
+trap 'rc=$?; for SOCKET in top quit; do tmux_ kill-server 2> /dev/null || true; done; finish_test $rc' EXIT
 
 wait_for_screen() {  # TEXT SECONDS
     for _ in $(seq $((${2} * 20))); do

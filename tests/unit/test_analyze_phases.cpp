@@ -1,7 +1,9 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <array>
 #include <random>
+#include <sstream>
 
 #include "phases.hpp"
 #include "reports.hpp"
@@ -266,8 +268,38 @@ TEST_CASE("phase CSV header is exact") {
     std::ostringstream out;
     report_phases({d, o, rates, out});
     std::string header = out.str().substr(0, out.str().find('\n'));
-    CHECK(header == "phase,label,start_s,end_s,intervals,dominant_function,faults_per_ms,cs_per_s");
+    CHECK(header == "phase,label,start_s,end_s,intervals,dominant_function,samples,time_s,task-clock,page-faults,"
+                    "context-switches,faults_per_ms,cs_per_s");
     CHECK(out.str().find("\n2,B,2.5") != std::string::npos);  // compress starts at interval 5 = 2.5 s
+}
+
+TEST_CASE("a run too short for two phases: --phases says how many intervals it had and how to get more") {
+    synthetic::Spec spec = synthetic::phases_spec();
+    spec.runs = {{1, 2}, {2, 1}};  // 3 intervals: compress, then decompress
+    std::vector<Source> sources;
+    sources.push_back({"short", synthetic::build(spec)});
+    Dataset d = merge_profiles(std::move(sources));
+    RateSet rates(d.event_names(), {}, true);
+    auto report = [&](Format f, unsigned min_phase) {
+        Options o;
+        o.format = f;
+        o.min_phase = min_phase;
+        std::ostringstream out;
+        report_phases({d, o, rates, out});
+        return out.str();
+    };
+    const std::string note = "only 3 histogram intervals: two phases need 6 (--min-phase 3 each), so this is one "
+                             "phase; profile with shorter intervals for more (-H N samples per interval, or "
+                             "--hist-interval DUR)";
+    const std::string text = report(Format::text, 3);
+    CHECK(text.substr(0, note.size()) == note);
+    // CSV stays the table scripts read (the note goes to stderr), one phase.
+    const std::string csv = report(Format::csv, 3);
+    CHECK(csv.find("only") == std::string::npos);
+    CHECK(std::count(csv.begin(), csv.end(), '\n') == 2);
+    CHECK(report(Format::json, 3).find(note) != std::string::npos);
+    // Phases of one interval each may be found in 3: no note.
+    CHECK(report(Format::text, 1).find("only") == std::string::npos);
 }
 
 TEST_CASE("a wait whose ticks the kernel dropped weighs its samples: one phase, whichever function polls") {

@@ -131,6 +131,9 @@ TEST_CASE("an exec'd image continues the time line after the rows of the image b
 }
 
 TEST_CASE("sprof top's CSV is --timeline --by-function with each function's share, once the profile ended") {
+    // Carry-forward: its row sums are the time line's shares of the run's
+    // (coverage's are not: the time line shares the whole run's estimate,
+    // which a live view cannot know).
     const Profile p = synthetic::build(synthetic::phases_spec());
     TempFile tmp;
     std::ofstream(tmp.path, std::ios::binary) << encode_profile(p);
@@ -141,6 +144,7 @@ TEST_CASE("sprof top's CSV is --timeline --by-function with each function's shar
         o.format = Format::csv;
         o.by_function = true;
         o.ci = ci;
+        o.estimator = Estimator::carry;
         std::ostringstream live, offline;
         follow_profile(o, live);
         const Dataset d = load_dataset({tmp.path});
