@@ -181,6 +181,8 @@ void put_window(Encoder& e, const LocalityWindow& w) {
     e.u64(w.accesses);
     e.u64(w.samples);
     e.u64(w.unseen_accesses);
+    e.u64(w.lost_records);
+    e.u64(w.lost_allocations);
     e.end_record();
 }
 
