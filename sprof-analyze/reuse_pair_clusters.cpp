@@ -34,6 +34,7 @@ double lowest_spatial(const UseSum& a, const UseSum& b, uint32_t line_size) {
 
 // What a hint rests on: spans that tell, how many split, the tenures.
 struct Evidence {
+    double miss_share = 0;          // misses, of all reuses
     size_t spans = 0;               // looked at, with samples
     size_t informative = 0, splits = 0;
     uint64_t missing_samples = 0;   // spans there are
@@ -60,7 +61,9 @@ uint64_t rerun_period(const Evidence& e, uint64_t sample_period) {
 }
 
 // The hint and, without evidence for a loop hint, the period to rerun at.
-std::pair<std::string, uint64_t> hint_of(const Evidence& e, uint32_t line_size, uint64_t sample_period) {
+std::pair<std::string, uint64_t> hint_of(const Evidence& e, uint32_t line_size, uint64_t sample_period,
+                                         double min_miss_share) {
+    if (e.miss_share < min_miss_share) return {"-", 0};  // little to gain
     const double spatial = lowest_spatial(e.reuse_use, e.use_use, line_size);
     const bool layout = !std::isnan(spatial) && spatial < kLowSpatialUse;
     // Without spans the code between is unknown (no positions): no loop hint.
@@ -76,8 +79,9 @@ std::pair<std::string, uint64_t> hint_of(const Evidence& e, uint32_t line_size, 
     return {layout ? loop + "+layout" : loop, 0};
 }
 
-Evidence evidence_of(const ReusePair& p) {
-    return {p.spans, p.informative, p.splits, p.missing_samples, p.median_distance, p.reuse_use, p.use_use};
+Evidence evidence_of(const ReusePair& p, double reuses) {
+    return {reuses > 0 ? p.misses / reuses : 0, p.spans, p.informative, p.splits, p.missing_samples,
+            p.median_distance, p.reuse_use, p.use_use};
 }
 
 }  // namespace
@@ -131,7 +135,8 @@ void cluster_pairs(PairTable& t, const PairParams& p) {
         pair.cluster = static_cast<uint32_t>(c);
     }
     for (ReusePair& pair : t.pairs)
-        std::tie(pair.hint, pair.rerun_period) = hint_of(evidence_of(pair), t.line_size, t.sample_period);
+        std::tie(pair.hint, pair.rerun_period) =
+            hint_of(evidence_of(pair, t.reuses), t.line_size, t.sample_period, p.min_miss_share);
     for (PairCluster& c : t.clusters) {
         double split = 0, informative = 0;
         Evidence pooled;
@@ -139,6 +144,7 @@ void cluster_pairs(PairTable& t, const PairParams& p) {
         for (size_t i : c.pairs) {
             const ReusePair& pair = t.pairs[i];
             c.share += pair.share;
+            if (t.reuses > 0) pooled.miss_share += pair.misses / t.reuses;
             pooled.reuse_use.add(pair.reuse_use);
             if (uses.try_emplace(pair.use, true).second) pooled.use_use.add(pair.use_use);
             pooled.spans += pair.spans;
@@ -153,7 +159,7 @@ void cluster_pairs(PairTable& t, const PairParams& p) {
         c.reuse_use = pooled.reuse_use;
         c.use_use = pooled.use_use;
         c.split = informative > 0 ? split / informative : 0;
-        std::tie(c.hint, c.rerun_period) = hint_of(pooled, t.line_size, t.sample_period);
+        std::tie(c.hint, c.rerun_period) = hint_of(pooled, t.line_size, t.sample_period, p.min_miss_share);
     }
     // Largest share first; the pairs' indices follow.
     std::vector<size_t> order(t.clusters.size());
