@@ -6,6 +6,7 @@
 #include <array>
 #include <bit>
 #include <cstring>
+#include <map>
 
 #include "profile_io_support.hpp"
 #include "sprof/profile_io.hpp"
@@ -359,6 +360,23 @@ TEST_CASE("locality records round trip through a file, and in the other byte ord
         CHECK_FALSE(got.locality.run.present);
         CHECK(got.locality.samples.empty());
     }
+}
+
+TEST_CASE("tenures past 32 accesses go into TENURES_WEIGHTED, which a 1.8 reader skips, and read back") {
+    Profile p = locality_profile();
+    p.locality.tenures.push_back({.tid = 4242, .position = 500, .end = TenureEnd::capped,
+                                  .steps = {{.gap = 3, .accesses = 20, .bytes = 160, .used = 0xff},
+                                            {.gap = kNoReuse, .accesses = 66, .bytes = 528, .used = 0xff}}});
+    const std::string b = encode_profile(p);
+    std::map<uint32_t, int> types;
+    for (size_t at : record_offsets(b)) ++types[get_u32(b, at)];
+    CHECK(types[15] == 1);  // the two of at most 32 accesses
+    CHECK(types[20] == 1);  // the one that won a roulette
+    const Profile got = parse_profile(b, "t.sprof");
+    REQUIRE(got.locality.tenures.size() == 3);
+    CHECK(got.locality.tenures[2].position == 500);
+    CHECK(got.locality.tenures[2].steps.back().accesses == 66);
+    CHECK(got.locality.tenures[2].steps.back().bytes == 528);
 }
 
 TEST_CASE("locality record layout: LOCALITY, windows, data objects, then 62-byte reuse samples") {

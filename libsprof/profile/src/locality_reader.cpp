@@ -64,7 +64,8 @@ void LocalityReader::read(uint32_t type, Decoder& d, Profile& p) {
             read_samples(d, p, entry, n);
             break;
         }
-        case records::kTenures: read_tenures(d, loc); break;
+        case records::kTenures:
+        case records::kTenuresWeighted: read_tenures(d, loc); break;
         case records::kDataObject: read_data_object(d, p); break;
         case records::kExactCurve: read_curve(d, loc); break;
         case records::kExactInstructions: read_instructions(d, p); break;

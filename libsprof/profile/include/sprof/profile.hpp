@@ -26,7 +26,8 @@ constexpr uint16_t kFormatMajor = 1;
 // the reader (one unknown location per address, SourceLines::resolved false),
 // which reads them from the objects, as perf report does.
 // Minor 8: HEADER ends with the tick dither (ProfileHeader::tick_dither).
-// Minor 9: LOCALITY_WINDOW ends with what the runtime dropped (LocalityWindow::lost_records, lost_allocations).
+// Minor 9: LOCALITY_WINDOW ends with what the runtime dropped (LocalityWindow::lost_records, lost_allocations);
+// tenures are followed past 32 accesses, weighted (TenureStep), those in TENURES_WEIGHTED (older readers skip it).
 constexpr uint16_t kFormatMinor = 9;
 
 struct ProfileEvent {
