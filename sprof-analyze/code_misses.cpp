@@ -50,11 +50,20 @@ CodeMissTable sampled_misses(const LocalityData& data, Policy policy, std::span<
     CodeMissTable t = new_table(lines);
     Rows rows(t);
     visit_reuses(data, policy, lines, [&](const ReuseStream&, const StreamSample& x, std::span<const ReuseOutcome> o) {
-        rows[key(x.sample)].accesses += x.weight;
+        // The access a sample stands for is its trigger: the next access to
+        // a line is a bijection from the accesses that have one onto those
+        // that are not their line's first, so the triggers of evenly drawn
+        // samples are evenly drawn accesses. A sample never reused stands
+        // for its line's first access. Accesses and misses of a row thus
+        // come from the same samples, and its misses are at most its
+        // accesses (charging accesses to the sampled access instead let a
+        // row's misses exceed them: a load's misses came from the samples of
+        // the store before it).
+        CodeMisses& row = rows[key(x.distance == kNoReuse ? x.sample : x.trigger)];
+        row.accesses += x.weight;
         t.accesses += x.weight;
-        CodeMisses& missed = rows[key(x.distance == kNoReuse ? x.sample : x.trigger)];
         for (size_t k = 0; k < o.size(); ++k) {
-            missed.misses[k] += x.weight * o[k].miss;
+            row.misses[k] += x.weight * o[k].miss;
             t.misses[k] += x.weight * o[k].miss;
         }
     });

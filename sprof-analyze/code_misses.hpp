@@ -3,10 +3,12 @@
 // instruction) and `sprof --mrc --cache` (per function).
 //
 // Sampled profiles: each sample stands for its window's accesses / samples
-// and charges them to the location of its sampled access. A reuse's miss
-// belongs to its trigger (the access that misses), with the probability
-// visit_reuses() gives; a line never reused stands for the unobserved cold
-// miss of its first access and is charged to the sampled access's location.
+// and charges them, and their misses, to one location: its trigger's (the
+// access that may miss, with the probability visit_reuses() gives; the
+// triggers of evenly drawn samples are evenly drawn accesses), or, for a
+// line never reused, the sampled access's (it stands for the unobserved
+// cold miss of its line's first access). A row's misses are therefore at
+// most its accesses.
 // Exact profiles: the simulator's counts (LRU only).
 #pragma once
 #include <cstdint>

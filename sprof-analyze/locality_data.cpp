@@ -25,6 +25,8 @@ void add_sampled(LocalityData& out, const Source& src, uint32_t source) {
             throw ProfileError(fmt::format("{}: window {} of thread {} is recorded twice", src.path, w.window, w.tid));
         out.accesses += w.accesses;
         out.unseen_accesses += w.unseen_accesses;
+        out.lost_records += w.lost_records;
+        out.lost_allocations += w.lost_allocations;
     }
 
     // The tenure each sample's trigger started: same thread, same position

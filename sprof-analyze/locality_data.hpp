@@ -80,6 +80,8 @@ struct LocalityData {
     uint64_t accesses = 0;             // instrumented accesses of every window (sampled) or thread (exact)
     uint64_t unsampled_accesses = 0;   // in windows without a sample: no part of the model
     uint64_t unseen_accesses = 0;      // not instrumented (libc's memcpy, memset, str*)
+    uint64_t lost_records = 0;         // dropped by the runtime (LocalityWindow::lost_records)
+    uint64_t lost_allocations = 0;     // likewise, allocations and frees
     uint64_t tenures = 0;              // sampled: samples whose trigger's tenure was followed
     bool positions = false;            // sampled: the samples have positions (format 1.5)
     ExactTotals totals;                // exact

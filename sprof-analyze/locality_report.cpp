@@ -20,6 +20,13 @@ std::optional<double> known(double x) { return std::isnan(x) ? std::nullopt : st
 
 Json known_json(double x) { return std::isnan(x) ? Json() : Json(x); }
 
+std::optional<std::string> dropped_note(uint64_t lost_records, uint64_t lost_allocations) {
+    if (lost_records == 0 && lost_allocations == 0) return std::nullopt;
+    return fmt::format("the runtime dropped {} locality records (samples, tenures, windows) and {} allocations "
+                       "(no memory for its queues): they are not in the model",
+                       lost_records, lost_allocations);
+}
+
 void write_locality_heading(std::ostream& out, const Dataset& d, const LocalityData& l, Policy p,
                             const std::string& what, const std::vector<std::string>& notes) {
     out << fmt::format("{}: {} of a fully associative cache per thread, {}, {}-byte lines\n",
@@ -33,6 +40,7 @@ void write_locality_heading(std::ostream& out, const Dataset& d, const LocalityD
                            "not in the model\n", l.unseen_accesses,
                            percent(static_cast<double>(l.unseen_accesses),
                                    static_cast<double>(l.accesses + l.unseen_accesses)));
+    if (const auto dropped = dropped_note(l.lost_records, l.lost_allocations)) out << "  " << *dropped << '\n';
     for (const UnseenObject& o : uninstrumented_objects(d, l))
         out << fmt::format("  {} took {:.1f} % of the CPU time, but none of its accesses were seen: not built "
                            "with sprof-cc, not in the model\n", object_basename(o.object), 100 * o.time_share);
@@ -58,6 +66,8 @@ void write_locality_json(std::ostream& out, const Dataset& d, const LocalityData
                   {"samples", l.samples},
                   {"accesses", l.accesses},
                   {"unseen_accesses", l.unseen_accesses},
+                  {"lost_records", l.lost_records},
+                  {"lost_allocations", l.lost_allocations},
                   {"unsampled_accesses", l.unsampled_accesses},
                   {"uninstrumented_objects", unseen_objects}}}};
     for (auto& [k, v] : body.items()) doc[k] = std::move(v);

@@ -23,6 +23,9 @@ double percent(double part, double whole);
 std::optional<double> known(double x);
 Json known_json(double x);
 
+// What the runtime dropped, in one line; none when it dropped nothing.
+std::optional<std::string> dropped_note(uint64_t lost_records, uint64_t lost_allocations);
+
 // A text report's heading: `what` (e.g. "misses per location"), the model,
 // the records, what they leave out; then `notes`, one line each; then a
 // blank line.

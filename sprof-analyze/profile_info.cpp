@@ -76,6 +76,8 @@ ProfileInfo profile_info(const Dataset& d, uint32_t source) {
         for (const LocalityWindow& w : p.locality.windows) {
             l.accesses += w.accesses;
             l.unseen_accesses += w.unseen_accesses;
+            l.lost_records += w.lost_records;
+            l.lost_allocations += w.lost_allocations;
         }
         i.locality = l;
     }

@@ -15,6 +15,8 @@ struct LocalityInfo {
     LocalityRun run;
     uint64_t accesses = 0;         // instrumented accesses, all threads
     uint64_t unseen_accesses = 0;  // memcpy/memset/str* traffic the compiler did not see
+    uint64_t lost_records = 0;     // dropped by the runtime (LocalityWindow)
+    uint64_t lost_allocations = 0;
     uint64_t samples = 0;          // reuse samples (sampled mode)
 };
 

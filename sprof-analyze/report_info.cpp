@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "locality_report.hpp"
 #include "profile_info.hpp"
 #include "reports.hpp"
 
@@ -33,6 +34,8 @@ Json locality_json(const std::optional<LocalityInfo>& l) {
             {"accesses", l->accesses},
             {"unseen_accesses", l->unseen_accesses},
             {"unseen_pct", unseen_pct(*l)},
+            {"lost_records", l->lost_records},
+            {"lost_allocations", l->lost_allocations},
             {"samples", l->samples}};
 }
 
@@ -148,6 +151,7 @@ void info_text(std::ostream& out, const ProfileInfo& i) {
                                      "the compiler and not in the cache model",
                                      l->accesses, l->run.mode == "exact" ? "" : fmt::format(", {} samples", l->samples),
                                      l->unseen_accesses, unseen_pct(*l)));
+        line("locality lost", dropped_note(l->lost_records, l->lost_allocations).value_or("nothing"));
     }
     for (const auto& w : i.warnings) line("warning", w);
 }

@@ -68,12 +68,11 @@ void write_reuse_pairs_view(const Dataset& d, const ViewParams& p, std::ostream&
     size_t shown = 0;
     for (const ReusePair& pair : pt.pairs) {
         if (p.top && shown++ == p.top) break;
-        const PairCluster& c = pt.clusters[pair.cluster];
         t.new_row();
         t.put(pt.locations[pair.use].name);
         t.put(pt.locations[pair.reuse].name);
         t.put(100 * pair.share);
-        t.put(c.hint);
+        t.put(pair.hint);
         t.put(uint64_t{pair.cluster + 1});
         t.put(pair.misses);
         t.put(pair.reuses);
@@ -88,7 +87,8 @@ void write_reuse_pairs_view(const Dataset& d, const ViewParams& p, std::ostream&
                 histogram.push_back({{"from", uint64_t{1} << b}, {"to", (uint64_t{1} << b) * 2 - 1},
                                      {"reuses", pair.histogram[b]}});
         pairs.push_back({{"histogram", histogram}, {"between", between_json(pt, pair.between)},
-                         {"spans", pair.spans}, {"informative_spans", pair.informative}, {"split_spans", pair.splits}});
+                         {"spans", pair.spans}, {"informative_spans", pair.informative}, {"split_spans", pair.splits},
+                         {"rerun_period", pair.rerun_period}});
     }
     Json clusters = Json::array();
     std::vector<std::string> notes = {
@@ -110,14 +110,22 @@ void write_reuse_pairs_view(const Dataset& d, const ViewParams& p, std::ostream&
         clusters.push_back({{"cluster", i + 1},
                             {"share", 100 * c.share},
                             {"hint", c.hint},
+                            {"rerun_period", c.rerun_period},
                             {"pairs", c.pairs.size()},
                             {"split", c.split},
                             {"spatial_use", known_json(100 * c.reuse_use.spatial(l.line_size))},
                             {"use_spatial_use", known_json(100 * c.use_use.spatial(l.line_size))},
                             {"between", between_json(pt, pt.pairs[c.pairs.front()].between)}});
     }
-    notes.push_back("share: % of the cache's capacity misses; hint: fusion (use and reuse in two loops one after "
-                    "the other), tiling (one loop nest, long reuses), +layout (spatial use below 50 %)");
+    notes.push_back("share: % of the cache's capacity misses; hint, from the pair's own samples: fusion (use and "
+                    "reuse in two loops one after the other), tiling (one loop nest, long reuses), +layout (spatial "
+                    "use below 50 %)");
+    uint64_t rerun = 0;
+    for (const ReusePair& pair : pt.pairs)
+        if (pair.rerun_period && (rerun == 0 || pair.rerun_period < rerun)) rerun = pair.rerun_period;
+    if (rerun)
+        notes.push_back(fmt::format("too few samples between these two loops (pairs hinted so): rerun with "
+                                    "--locality={}", rerun));
     Json meta = {{"by", to_string(p.by)},
                  {"cache_bytes", pt.lines * l.line_size},
                  {"lines", pt.lines},

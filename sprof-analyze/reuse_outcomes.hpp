@@ -43,7 +43,8 @@ void visit_reuses(const LocalityData& l, Policy policy, std::span<const uint64_t
 //                  line's bytes touched before it was evicted;
 //   temporal use = bytes / used bytes − 1: how often each used byte was
 //                  touched again (the first touch not counted).
-// At most kTenureAccesses accesses of a tenure are counted, in both modes.
+// Every access of a tenure is counted: exactly in exact mode, weighted by
+// the sampler's roulette (reuse_sampler.hpp) when sampled.
 struct UseSum {
     double tenures = 0;     // lines brought in (misses) whose use is known
     double used_bytes = 0;  // Σ chunks touched × chunk size

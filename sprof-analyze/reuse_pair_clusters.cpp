@@ -1,7 +1,11 @@
 // The clusters and hints of reuse_pairs.hpp.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
+#include <tuple>
+
+#include <fmt/format.h>
 
 #include "reuse_pairs.hpp"
 
@@ -17,13 +21,67 @@ double norm(const std::vector<LocationShare>& v) {
     return std::sqrt(sum);
 }
 
-// The lower of two spatial uses, either of them unknown (NaN) when nothing
-// is known of it.
+// The lower of two spatial uses, either of them unknown (NaN) when it
+// rests on fewer than kMinTenures tenures.
 double lowest_spatial(const UseSum& a, const UseSum& b, uint32_t line_size) {
-    const double x = a.spatial(line_size), y = b.spatial(line_size);
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    const double x = a.samples >= kMinTenures ? a.spatial(line_size) : nan;
+    const double y = b.samples >= kMinTenures ? b.spatial(line_size) : nan;
     if (std::isnan(x)) return y;
     if (std::isnan(y)) return x;
     return std::min(x, y);
+}
+
+// What a hint rests on: spans that tell, how many split, the tenures.
+struct Evidence {
+    double miss_share = 0;          // misses, of all reuses
+    size_t spans = 0;               // looked at, with samples
+    size_t informative = 0, splits = 0;
+    uint64_t missing_samples = 0;   // spans there are
+    uint64_t median_distance = 0;   // accesses a span holds
+    UseSum reuse_use, use_use;
+};
+
+// 1, 2, 5, 10, 20, 50 … at most x (at least 1).
+uint64_t round_down_125(double x) {
+    uint64_t best = 1;
+    for (uint64_t decade = 1; decade <= UINT64_MAX / 10; decade *= 10)
+        for (uint64_t m : {1, 2, 5})
+            if (static_cast<double>(decade * m) <= x) best = decade * m;
+    return best;
+}
+
+// A sampling period that gives kMinSpans spans of kMinSpanSamples samples:
+// spans hold median_distance / period samples, and there are
+// missing_samples × sample_period / period of them.
+uint64_t rerun_period(const Evidence& e, uint64_t sample_period) {
+    const double by_span = static_cast<double>(e.median_distance) / kMinSpanSamples;
+    const double by_count = static_cast<double>(e.missing_samples) * static_cast<double>(sample_period) / kMinSpans;
+    return round_down_125(std::min({by_span, by_count, static_cast<double>(sample_period) / 2}));
+}
+
+// The hint and, without evidence for a loop hint, the period to rerun at.
+std::pair<std::string, uint64_t> hint_of(const Evidence& e, uint32_t line_size, uint64_t sample_period,
+                                         double min_miss_share) {
+    if (e.miss_share < min_miss_share) return {"-", 0};  // little to gain
+    const double spatial = lowest_spatial(e.reuse_use, e.use_use, line_size);
+    const bool layout = !std::isnan(spatial) && spatial < kLowSpatialUse;
+    // Without spans the code between is unknown (no positions): no loop hint.
+    if (e.spans == 0) return {layout ? "layout" : "-", 0};
+    const double n = static_cast<double>(e.informative);
+    const double split = n > 0 ? static_cast<double>(e.splits) / n : 0.5;
+    if (n == 0 || std::abs(split - 0.5) < 1 / std::sqrt(n)) {
+        if (n >= kMinSpans) return {layout ? "layout" : "-", 0};  // enough spans, and they say neither
+        const uint64_t period = rerun_period(e, sample_period);
+        return {fmt::format("{}too few samples: --locality={}", layout ? "layout; " : "", period), period};
+    }
+    const std::string loop = split > 0.5 ? "fusion" : "tiling";
+    return {layout ? loop + "+layout" : loop, 0};
+}
+
+Evidence evidence_of(const ReusePair& p, double reuses) {
+    return {reuses > 0 ? p.misses / reuses : 0, p.spans, p.informative, p.splits, p.missing_samples,
+            p.median_distance, p.reuse_use, p.use_use};
 }
 
 }  // namespace
@@ -76,27 +134,32 @@ void cluster_pairs(PairTable& t, const PairParams& p) {
         t.clusters[c].pairs.push_back(i);
         pair.cluster = static_cast<uint32_t>(c);
     }
+    for (ReusePair& pair : t.pairs)
+        std::tie(pair.hint, pair.rerun_period) =
+            hint_of(evidence_of(pair, t.reuses), t.line_size, t.sample_period, p.min_miss_share);
     for (PairCluster& c : t.clusters) {
         double split = 0, informative = 0;
-        size_t spans = 0;
+        Evidence pooled;
         std::map<uint32_t, bool> uses;  // a use's statement counts once
         for (size_t i : c.pairs) {
             const ReusePair& pair = t.pairs[i];
             c.share += pair.share;
-            c.reuse_use.add(pair.reuse_use);
-            if (uses.try_emplace(pair.use, true).second) c.use_use.add(pair.use_use);
-            spans += pair.spans;
+            if (t.reuses > 0) pooled.miss_share += pair.misses / t.reuses;
+            pooled.reuse_use.add(pair.reuse_use);
+            if (uses.try_emplace(pair.use, true).second) pooled.use_use.add(pair.use_use);
+            pooled.spans += pair.spans;
+            pooled.informative += pair.informative;
+            pooled.splits += pair.splits;
+            pooled.missing_samples += pair.missing_samples;
+            pooled.median_distance = std::max(pooled.median_distance, pair.median_distance);
             if (pair.informative == 0) continue;
             informative += pair.share;
             split += pair.share * static_cast<double>(pair.splits) / static_cast<double>(pair.informative);
         }
+        c.reuse_use = pooled.reuse_use;
+        c.use_use = pooled.use_use;
         c.split = informative > 0 ? split / informative : 0;
-        // Without spans the code between is unknown: no loop hint. Spans of
-        // one statement only are the same loop going round: tiling.
-        std::string loop = spans == 0 ? "" : c.split > 0.5 ? "fusion" : "tiling";
-        const double spatial = lowest_spatial(c.reuse_use, c.use_use, t.line_size);
-        const bool layout = !std::isnan(spatial) && spatial < kLowSpatialUse;
-        c.hint = layout ? (loop.empty() ? "layout" : loop + "+layout") : (loop.empty() ? "-" : loop);
+        std::tie(c.hint, c.rerun_period) = hint_of(pooled, t.line_size, t.sample_period, p.min_miss_share);
     }
     // Largest share first; the pairs' indices follow.
     std::vector<size_t> order(t.clusters.size());

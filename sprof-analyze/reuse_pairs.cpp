@@ -37,9 +37,14 @@ private:
 };
 
 // The code between the missing reuses of a pair: spans evenly over them,
-// samples evenly over each span.
+// samples evenly over each span; which spans tell (reuse_pairs.hpp).
 void code_between(Counting& c, ByPosition& by_position, LocationIndex& index, const PairParams& p) {
     ReusePair& pair = c.pair;
+    std::vector<uint64_t> distances;
+    for (const auto& m : c.missing) distances.push_back(m.second->distance);
+    std::nth_element(distances.begin(), distances.begin() + distances.size() / 2, distances.end());
+    pair.missing_samples = distances.size();
+    pair.median_distance = distances.empty() ? 0 : distances[distances.size() / 2];
     std::map<uint32_t, double> votes;
     const size_t n_spans = std::min(p.spans, c.missing.size());
     for (size_t j = 0; j < n_spans; ++j) {
@@ -59,9 +64,13 @@ void code_between(Counting& c, ByPosition& by_position, LocationIndex& index, co
         for (size_t k = 0; k < m; ++k) sequence.push_back(index.of(s->samples[*(lo + k * n / m)].sample));
         for (uint32_t loc : sequence) votes[loc] += 1.0 / static_cast<double>(m);
         ++pair.spans;
-        const bool informative = std::any_of(sequence.begin(), sequence.end(),
-                                             [&](uint32_t loc) { return loc != sequence.front(); });
-        if (!informative) continue;
+        if (m < kMinSpanSamples) continue;  // too few to tell two loops from one
+        const bool one_statement = std::all_of(sequence.begin(), sequence.end(),
+                                               [&](uint32_t loc) { return loc == sequence.front(); });
+        // One statement between tells of a loop going round only when it is
+        // the pair's one statement; between a pair of two, it is the edge
+        // of one of the two loops.
+        if (one_statement && !(pair.use == pair.reuse && sequence.front() == pair.use)) continue;
         ++pair.informative;
         pair.splits += code_splits(sequence, p.split_tolerance);
     }
@@ -78,6 +87,7 @@ PairTable reuse_pairs(const Dataset& d, const LocalityData& l, const PairParams&
     PairTable t;
     t.lines = p.lines;
     t.line_size = l.line_size;
+    t.sample_period = l.sample_period;
     t.positions = l.positions;
     LocationIndex index(d, p.by);
     std::map<std::pair<uint32_t, uint32_t>, Counting> pairs;

@@ -14,7 +14,7 @@
 namespace sprof::rt::locality {
 namespace {
 
-uint64_t g_lost = 0;  // samples, windows and tenures lost by threads already reclaimed
+uint64_t g_lost = 0;  // records dropped by threads already reclaimed (as LocalityWindow::lost_records)
 uint64_t g_lost_allocations = 0;
 
 struct Waiting {
@@ -127,7 +127,8 @@ void drain(ProfileSession& session, bool final) {
             t->named = true;
         }
         w.data.add_events(t->allocations);
-        (exited ? g_lost_allocations : live_lost_allocations) += t->lost_allocations.load(std::memory_order_relaxed);
+        const uint64_t lost_allocations = t->lost_allocations.load(std::memory_order_relaxed);
+        (exited ? g_lost_allocations : live_lost_allocations) += lost_allocations;
         // Once ended, the owner no longer touches its sampler or simulator.
         if (t->sampler) {
             out.clear();
@@ -137,7 +138,14 @@ void drain(ProfileSession& session, bool final) {
             for (const RawReuse& r : out.samples) w.waiting.push_back(Waiting{tid, r});
             write_tenures(session, tid, out.tenures);
             windows.insert(windows.end(), out.windows.begin(), out.windows.end());
-            (exited ? g_lost : live_lost) += t->sampler->lost();
+            const uint64_t lost = t->sampler->lost();
+            (exited ? g_lost : live_lost) += lost;
+            // What was dropped since the last drain, into the profile (window 0's parts add up).
+            if (lost != t->lost_written || lost_allocations != t->lost_allocations_written)
+                windows.push_back(LocalityWindow{tid, 0, 0, 0, 0, lost - t->lost_written,
+                                                 lost_allocations - t->lost_allocations_written});
+            t->lost_written = lost;
+            t->lost_allocations_written = lost_allocations;
         } else if (ended && !t->written) {
             write_exact(session, tid, *t->exact, t->final_unseen);
             t->written = true;
@@ -157,10 +165,10 @@ void drain(ProfileSession& session, bool final) {
     write_samples(w, final);
     for (const LocalityWindow& lw : windows) session.writer().add_locality_window(lw);
     if (final && g_lost + live_lost > 0)
-        std::fprintf(stderr, "sprof: %llu locality samples lost (the writer fell behind)\n",
+        std::fprintf(stderr, "sprof: %llu locality records lost (no memory for the runtime's queues)\n",
                      static_cast<unsigned long long>(g_lost + live_lost));
     if (final && g_lost_allocations + live_lost_allocations > 0)
-        std::fprintf(stderr, "sprof: %llu allocations not recorded (the writer fell behind); their samples may be named by an older block\n",
+        std::fprintf(stderr, "sprof: %llu allocations not recorded (no memory for the runtime's queues); their samples may be named by an older block\n",
                      static_cast<unsigned long long>(g_lost_allocations + live_lost_allocations));
 }
 

@@ -72,9 +72,11 @@ struct ThreadState {
     FillingAlarm allocations_alarm;  // the owner's
     volatile bool in_allocation_hook = false;  // a signal handler's malloc inside ours is not recorded
     uint64_t stack_low = 0, stack_high = 0;
-    // The writer's own: a THREAD record written, exact results written.
+    // The writer's own: a THREAD record written, exact results written, and
+    // what the profile says was dropped so far.
     bool named = false;
     bool written = false;
+    uint64_t lost_written = 0, lost_allocations_written = 0;
 };
 
 constexpr unsigned kMaxLocalityThreads = 4096;

@@ -4,6 +4,9 @@
 # library built with plain cc (as Debian's bzip2 compresses in libbz2.so).
 # `sprof --mrc` must name that library with the share of CPU time the
 # program measured for its calls, and must not name the program itself.
+# Nor the libraries sprof's runtime links: sampled at 1 in 100, the
+# runtime drew each gap with libm's log1p, and libm.so.6 was named with 9 %
+# of the time of a program that never calls it; only libplain.so may be.
 source "$(dirname "$0")/common.sh" "$1"
 export LD_LIBRARY_PATH=$BUILD/lib  # see loc_sampled.sh
 
@@ -66,3 +69,14 @@ PY
 grep -q "libplain.so took .* of the CPU time, but none of its accesses were seen" mrc.txt ||
     fail "the text report does not name libplain.so: $(head -8 mrc.txt)"
 pass "code not built with sprof-cc is named with its share of the time"
+
+"$BIN/sprof_lib" -e task-clock --locality=100 -o dense.sprof ./main > /dev/null
+"$BIN/sprof" --mrc --format json dense.sprof > dense.json
+python3 - dense.json <<'PY' || fail "an object the program does not run is named as unseen code"
+import json, os, sys
+objects = json.load(open(sys.argv[1]))["locality"]["uninstrumented_objects"]
+listed = {os.path.basename(o["object"]): round(o["time_share"], 3) for o in objects}
+print(f"1 in 100: uninstrumented {listed}")
+assert set(listed) <= {"libplain.so"}, listed
+PY
+pass "the runtime's own work (its sampling at 1 in 100) is not charged to the libraries it links"

@@ -50,7 +50,8 @@ json dump(const Profile& p) {
     out["windows"] = json::array();
     for (const auto& w : loc.windows)
         out["windows"].push_back({{"tid", w.tid}, {"window", w.window}, {"accesses", w.accesses},
-                                  {"samples", w.samples}, {"unseen", w.unseen_accesses}});
+                                  {"samples", w.samples}, {"unseen", w.unseen_accesses},
+                                  {"lost_records", w.lost_records}, {"lost_allocations", w.lost_allocations}});
     out["samples"] = json::array();
     for (const auto& s : loc.samples)
         out["samples"].push_back({{"tid", s.tid}, {"window", s.window},

@@ -367,15 +367,32 @@ TEST_CASE("exact tenures against a hand-computed trace: the miss starts, the nex
     for (const auto& k : cache.lru().keys()) CHECK(by_key[k.key].at[0].misses == k.misses[1]);
 }
 
-TEST_CASE("exact tenures count the first 32 accesses of a tenure, like a sampled one") {
+TEST_CASE("exact tenures count every access of a tenure, 49 or 1000 of them") {
+    // Line 3 read 8 bytes at a time, word after word (8 words, all 64
+    // bytes): a stay of 49 accesses, evicted by a sweep of 4 other lines from
+    // a cache of 4 lines, then a stay of 1000 accesses up to the end. By
+    // hand: stay 1 reads 49 × 8 = 392 bytes of 64 (SIP's temporal use
+    // 392 / 64 − 1 = 5.125); stay 2 8000 bytes (temporal use 124); the
+    // sweep's 4 lines one miss each, 8 bytes.
     ExactCache cache({.lru = {4}, .random = {}, .detail = {4}}, 64, 1);
-    for (uint32_t i = 0; i < 40; ++i) cache.access(3, 7, 3 * 64 + i, 1, false);  // bytes 0..39, one each
-    const auto ins = cache.instructions(1, [](uint64_t key) { return CodeRef{0, key}; });
-    REQUIRE(ins.size() == 1);
-    CHECK(ins[0].accesses == 40);
-    CHECK(ins[0].at[0].misses == 1);
-    CHECK(ins[0].at[0].bytes == kTenureAccesses);
-    CHECK(ins[0].at[0].used_bytes == kTenureAccesses);
+    auto stay = [&](uint32_t n) {
+        for (uint32_t i = 0; i < n; ++i) cache.access(3, 7, 3 * 64 + 8 * (i % 8), 8, false);
+    };
+    stay(49);
+    for (uint64_t other = 10; other < 14; ++other) cache.access(other, 9, other * 64, 8, false);
+    const auto first = cache.instructions(1, [](uint64_t key) { return CodeRef{0, key}; });
+    REQUIRE(first.size() == 2);
+    const ExactInstruction& line3 = first[0].pc.address == 7 ? first[0] : first[1];
+    CHECK(line3.at[0].misses == 1);
+    CHECK(line3.at[0].bytes == 49 * 8);
+    CHECK(line3.at[0].used_bytes == 64);
+    stay(1000);
+    const auto both = cache.instructions(1, [](uint64_t key) { return CodeRef{0, key}; });
+    const ExactInstruction& again = both[0].pc.address == 7 ? both[0] : both[1];
+    CHECK(again.accesses == 1049);
+    CHECK(again.at[0].misses == 2);
+    CHECK(again.at[0].bytes == (49 + 1000) * 8);
+    CHECK(again.at[0].used_bytes == 2 * 64);
 }
 
 TEST_CASE("exact tenures on 128-byte lines count 2-byte chunks") {

@@ -6,6 +6,7 @@
 #include <array>
 #include <bit>
 #include <cstring>
+#include <map>
 
 #include "profile_io_support.hpp"
 #include "sprof/profile_io.hpp"
@@ -23,7 +24,8 @@ Profile locality_profile() {
     Locality& loc = p.locality;
     loc.run = {.present = true, .mode = "sampled", .line_size = 128, .sample_period = 100'000,
                .window_accesses = uint64_t{1} << 27, .seed = 0xc0ffee'0000'1234};
-    loc.windows = {{.tid = 4242, .window = 0, .accesses = uint64_t{1} << 27, .samples = 1342, .unseen_accesses = 1000},
+    loc.windows = {{.tid = 4242, .window = 0, .accesses = uint64_t{1} << 27, .samples = 1342, .unseen_accesses = 1000,
+                    .lost_records = 3, .lost_allocations = 29'903},
                    {.tid = 4243, .window = 0, .accesses = 5000, .samples = 0, .unseen_accesses = 0},
                    {.tid = 4242, .window = 1, .accesses = 77, .samples = 1, .unseen_accesses = 2}};
     loc.data = {{.id = 0, .kind = DataKind::heap, .object = kNoObject, .site = {0, 0x1008}, .name = "", .size = 0},
@@ -78,6 +80,8 @@ void check_locality_equal(const Locality& got, const Locality& want) {
         CHECK(got.windows[i].accesses == want.windows[i].accesses);
         CHECK(got.windows[i].samples == want.windows[i].samples);
         CHECK(got.windows[i].unseen_accesses == want.windows[i].unseen_accesses);
+        CHECK(got.windows[i].lost_records == want.windows[i].lost_records);
+        CHECK(got.windows[i].lost_allocations == want.windows[i].lost_allocations);
     }
     REQUIRE(got.samples.size() == want.samples.size());
     for (size_t i = 0; i < want.samples.size(); ++i) {
@@ -315,6 +319,13 @@ std::string window_payload(uint32_t tid, uint32_t window, uint64_t accesses, uin
     return r.b;
 }
 
+// A 1.9 window part that says only what a thread's collection dropped.
+std::string lost_part(uint32_t tid, uint64_t records, uint64_t allocations) {
+    BigEndian r;
+    r.u64(records), r.u64(allocations);
+    return window_payload(tid, 0, 0, 0, 0) + r.b;
+}
+
 // The reader's error for a hand-typed file of `records`, and where its last record starts.
 std::pair<std::string, size_t> error(const std::vector<std::pair<uint32_t, std::string>>& records) {
     HandFile f(records);
@@ -351,6 +362,23 @@ TEST_CASE("locality records round trip through a file, and in the other byte ord
     }
 }
 
+TEST_CASE("tenures past 32 accesses go into TENURES_WEIGHTED, which a 1.8 reader skips, and read back") {
+    Profile p = locality_profile();
+    p.locality.tenures.push_back({.tid = 4242, .position = 500, .end = TenureEnd::capped,
+                                  .steps = {{.gap = 3, .accesses = 20, .bytes = 160, .used = 0xff},
+                                            {.gap = kNoReuse, .accesses = 66, .bytes = 528, .used = 0xff}}});
+    const std::string b = encode_profile(p);
+    std::map<uint32_t, int> types;
+    for (size_t at : record_offsets(b)) ++types[get_u32(b, at)];
+    CHECK(types[15] == 1);  // the two of at most 32 accesses
+    CHECK(types[20] == 1);  // the one that won a roulette
+    const Profile got = parse_profile(b, "t.sprof");
+    REQUIRE(got.locality.tenures.size() == 3);
+    CHECK(got.locality.tenures[2].position == 500);
+    CHECK(got.locality.tenures[2].steps.back().accesses == 66);
+    CHECK(got.locality.tenures[2].steps.back().bytes == 528);
+}
+
 TEST_CASE("locality record layout: LOCALITY, windows, data objects, then 62-byte reuse samples") {
     const std::string b = encode_profile(locality_profile());
     const auto at = record_offsets(b);
@@ -360,8 +388,8 @@ TEST_CASE("locality record layout: LOCALITY, windows, data objects, then 62-byte
     CHECK(get_u32(b, run + 4) == 4 + 7 + 4 + 8 + 8 + 8);  // "sampled", line size, period, window, seed
     CHECK(b.compare(run + 12, 7, "sampled") == 0);
     CHECK(get_u32(b, run + 8 + 11) == 128);
-    for (size_t i = 12; i < 15; ++i) CHECK(get_u32(b, at[i]) == 8);  // three windows of 32 bytes
-    CHECK(get_u32(b, at[12] + 4) == 32);
+    for (size_t i = 12; i < 15; ++i) CHECK(get_u32(b, at[i]) == 8);  // three windows of 48 bytes
+    CHECK(get_u32(b, at[12] + 4) == 48);
     // Four DATA_OBJECTs: id, kind, object, site (function, address), name, size.
     for (size_t i = 15; i < 19; ++i) CHECK(get_u32(b, at[i]) == 16);
     CHECK(get_u32(b, at[16] + 4) == 4 + 1 + 4 + 12 + 4 + 5 + 8);  // the static "table"
@@ -436,6 +464,8 @@ TEST_CASE("parts of a window, of a thread's curve and of a function's counts add
                 {11, functions_payload(7, 1, 40, {24, 16})},
                 {8, window_payload(8, 0, 500, 1, 0)},  // another thread's window between the parts
                 {8, window_payload(7, 0, 24, 1, 6)},
+                {8, lost_part(7, 5, 2)},  // 1.9: what the runtime dropped, as a part of window 0
+                {8, lost_part(7, 1, 0)},
                 {10, curve_payload(7, 5, {{8, 5}, {16, 1}}, {{16, 2}})},
                 {11, functions_payload(7, 1, 5, {5, 1})},
                 {11, functions_payload(7, 0, 1, {0, 0})}});
@@ -445,7 +475,10 @@ TEST_CASE("parts of a window, of a thread's curve and of a function's counts add
     CHECK(loc.windows[0].accesses == 1024);
     CHECK(loc.windows[0].samples == 4);
     CHECK(loc.windows[0].unseen_accesses == 16);
+    CHECK(loc.windows[0].lost_records == 6);
+    CHECK(loc.windows[0].lost_allocations == 2);
     CHECK(loc.windows[1].accesses == 500);
+    CHECK(loc.windows[1].lost_records == 0);  // a 1.8 part: nothing said, nothing lost
     REQUIRE(loc.exact.size() == 1);
     CHECK(loc.exact[0].accesses == 55);
     CHECK(loc.exact[0].lru_misses == std::vector<uint64_t>{35, 21});
@@ -626,8 +659,9 @@ TEST_CASE("inconsistent locality detail is a one-line error") {
         CHECK(e3 == want("TENURES", at3, "an aged tenure without its last gap"));
         auto [e4, at4] = tenure(0, {{2, 1, 8, 1}});
         CHECK(e4 == want("TENURES", at4, "a tenure ends with a gap it did not see"));
-        auto [e5, at5] = tenure(0, {{kNoReuse, 33, 64, 1}});
-        CHECK(e5 == want("TENURES", at5, "tenure step of 33 accesses (1 to 32)"));
+        auto [e5, at5] = tenure(0, {{kNoReuse, 0, 64, 1}});
+        CHECK(e5 == want("TENURES", at5, "tenure step of 0 accesses"));
+        CHECK(tenure(2, {{kNoReuse, 66, 528, 1}}).first == "no error");  // a roulette won: over 32, weighted (1.9)
         auto [e6, at6] = tenure(7, {{kNoReuse, 1, 1, 1}});
         CHECK(e6 == want("TENURES", at6, "tenure ended in an unknown way (7)"));
         auto [e7, at7] = tenure(0, {});

@@ -35,9 +35,8 @@ void ExactTenures::access(uint64_t line, uint64_t stack, uint32_t row, uint64_t 
         Open& t = open[j];
         if (stack >= sizes_[j]) {  // a miss (cold ones have stack kNoReuse): the line comes in anew
             if (t.row != UINT32_MAX) close(t, j, closed_);
-            t = Open{row, 1, bytes, touched};
-        } else if (t.accesses < kTenureAccesses) {
-            ++t.accesses;
+            t = Open{row, bytes, touched};
+        } else {  // a hit: every one is counted, however long the tenure (no cap as in a followed line)
             t.bytes += bytes;
             t.used |= touched;
         }

@@ -64,7 +64,8 @@ void LocalityReader::read(uint32_t type, Decoder& d, Profile& p) {
             read_samples(d, p, entry, n);
             break;
         }
-        case records::kTenures: read_tenures(d, loc); break;
+        case records::kTenures:
+        case records::kTenuresWeighted: read_tenures(d, loc); break;
         case records::kDataObject: read_data_object(d, p); break;
         case records::kExactCurve: read_curve(d, loc); break;
         case records::kExactInstructions: read_instructions(d, p); break;
@@ -79,6 +80,10 @@ void LocalityReader::read_window(Decoder& d, Locality& loc) {
     w.accesses = d.u64();
     w.samples = d.u64();
     w.unseen_accesses = d.u64();
+    if (d.left() >= 16) {  // since 1.10
+        w.lost_records = d.u64();
+        w.lost_allocations = d.u64();
+    }
     auto [at, first] = window_at_.try_emplace(pair_key(w.tid, w.window), loc.windows.size());
     if (first) {
         loc.windows.push_back(w);
@@ -88,6 +93,8 @@ void LocalityReader::read_window(Decoder& d, Locality& loc) {
     add(into.accesses, w.accesses, "window accesses");
     add(into.samples, w.samples, "window samples");
     add(into.unseen_accesses, w.unseen_accesses, "window unseen accesses");
+    add(into.lost_records, w.lost_records, "window lost records");
+    add(into.lost_allocations, w.lost_allocations, "window lost allocations");
 }
 
 // Entries of `entry` bytes: REUSE_SAMPLES (50, `n` read here) or

@@ -46,6 +46,7 @@ const char* type_name(uint32_t type) {
         case records::kExactFunctions: return "EXACT_FUNCTIONS";
         case records::kReuseSamplesWide: return "REUSE_SAMPLES_WIDE";
         case records::kTenures: return "TENURES";
+        case records::kTenuresWeighted: return "TENURES_WEIGHTED";
         case records::kDataObject: return "DATA_OBJECT";
         case records::kExactInstructions: return "EXACT_INSTRUCTIONS";
         case records::kCodeLocations: return "CODE_LOCATIONS";
@@ -333,6 +334,7 @@ struct ProfileStream::State {
                 case records::kExactFunctions:
                 case records::kReuseSamplesWide:
                 case records::kTenures:
+                case records::kTenuresWeighted:
                 case records::kDataObject:
                 case records::kExactInstructions: locality.read(type, d, profile); break;
                 // Source lines: types 18 and 19 from minor 6 on; in an

@@ -41,6 +41,10 @@ enum Type : uint32_t {
     // Source lines (minor 6)
     kCodeLocations = 18,
     kLineCells = 19,
+    // Minor 9: tenures with a step of more than kTenureAccesses accesses (a
+    // roulette won), laid out as TENURES: a reader of 1.8 or older, which
+    // rejects those in TENURES, skips this kind.
+    kTenuresWeighted = 20,
 };
 // The first minor version whose files may hold types 18 and 19.
 constexpr uint16_t kSourceLinesMinor = 6;

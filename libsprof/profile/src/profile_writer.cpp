@@ -181,6 +181,8 @@ void put_window(Encoder& e, const LocalityWindow& w) {
     e.u64(w.accesses);
     e.u64(w.samples);
     e.u64(w.unseen_accesses);
+    e.u64(w.lost_records);
+    e.u64(w.lost_allocations);
     e.end_record();
 }
 
@@ -205,11 +207,13 @@ void put_samples(Encoder& e, std::span<const ReuseSample> samples, const records
     e.end_record();
 }
 
-void put_tenures(Encoder& e, std::span<const Tenure> tenures, const std::string& path) {
-    e.begin_record(records::kTenures);
+void put_tenure_record(Encoder& e, records::Type type, std::span<const Tenure* const> tenures,
+                       const std::string& path) {
+    e.begin_record(type);
     e.u32(static_cast<uint32_t>(tenures.size()));
-    for (const Tenure& t : tenures) {
-        check(records::tenure_problem(t), path, "TENURES");
+    for (const Tenure* tenure : tenures) {
+        const Tenure& t = *tenure;
+        check(records::tenure_problem(t), path, type == records::kTenures ? "TENURES" : "TENURES_WEIGHTED");
         e.u32(t.tid);
         e.u64(t.position);
         e.u8(static_cast<uint8_t>(t.end));
@@ -222,6 +226,17 @@ void put_tenures(Encoder& e, std::span<const Tenure> tenures, const std::string&
         }
     }
     e.end_record();
+}
+
+// Those a 1.8 reader accepts in TENURES, the others (a step past
+// kTenureAccesses accesses: a roulette won) in TENURES_WEIGHTED, which it
+// skips; a record each, when there are any.
+void put_tenures(Encoder& e, std::span<const Tenure> tenures, const std::string& path) {
+    std::vector<const Tenure*> plain, weighted;
+    for (const Tenure& t : tenures)
+        (t.steps.empty() || t.steps.back().accesses <= kTenureAccesses ? plain : weighted).push_back(&t);
+    if (!plain.empty() || weighted.empty()) put_tenure_record(e, records::kTenures, plain, path);
+    if (!weighted.empty()) put_tenure_record(e, records::kTenuresWeighted, weighted, path);
 }
 
 void put_data_object(Encoder& e, const DataObject& o, const records::Known& known, const std::string& path) {

@@ -184,9 +184,9 @@ private:
 
 // SIP's spatial and temporal use, exactly: in a fully associative LRU cache
 // of each size (lines), every miss brings its line in and starts a tenure
-// that lasts until the line's next miss. A tenure counts, like a sampled
-// one (profile.hpp, TenureStep), its first kTenureAccesses accesses: bytes
-// read or written and the chunks of the line touched. Charged to the row
+// that lasts until the line's next miss. A tenure counts every access,
+// however many (a sampled one follows at most kTenureAccesses): bytes read
+// or written and the chunks of the line touched. Charged to the row
 // (ExactLruCurve's key row) of the access that started it when it ends.
 class ExactTenures {
 public:
@@ -202,7 +202,6 @@ public:
 private:
     struct Open {
         uint32_t row = UINT32_MAX;  // UINT32_MAX: no tenure yet
-        uint32_t accesses = 0;
         uint64_t bytes = 0;
         uint64_t used = 0;
     };

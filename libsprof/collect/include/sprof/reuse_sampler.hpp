@@ -18,9 +18,15 @@
 // 1 KiB or more has its trigger bring the line in; from the trigger on the
 // sampler follows the line (profile.hpp, Tenure): each later access to it
 // ends a gap, and every gap longer than all before it closes a step with what
-// the line's tenure held until then. Following ends after kTenureAccesses
-// accesses, when the steps run out, when the line goes a whole window
-// untouched, or when the stream ends.
+// the line's tenure held until then. Following ends when the steps run out,
+// when the line goes a whole window untouched, when the stream ends, or by
+// Russian roulette: after kTenureAccesses accesses, and again after twice,
+// four times … as many, it goes on with probability ½, and the accesses
+// and bytes after each such point count twice as much as before it. The
+// counts of a tenure of any length are then right on average over tenures
+// (a line used 49 times a stay counts 49, not the first 32), at an expected
+// kTenureAccesses · (1 + log2(N / kTenureAccesses) / 2) slow-path calls for
+// a stay of N accesses.
 //
 // Windows: the stream is cut into windows of `window_accesses` accesses;
 // a window (LocalityWindow) tells how many accesses and samples it had, the
@@ -145,10 +151,10 @@ public:
 
     size_t open_samples() const { return open_ - following_; }
     size_t followed_lines() const { return following_; }
-    // Samples, windows and tenures dropped because the reader fell a whole ring behind.
+    // Samples, sample starts, windows and tenures dropped: their queues
+    // grow as the reader falls behind, so only when no memory could be
+    // mapped (LocalityWindow::lost_records).
     uint64_t lost() const { return lost_.load(std::memory_order_relaxed); }
-    // Sample starts dropped so: those samples' data objects cannot be named.
-    uint64_t unnamed() const { return unnamed_.load(std::memory_order_relaxed); }
 
 private:
     struct Watch;
@@ -169,7 +175,7 @@ private:
     // The watches of `line` see access n: samples end, followed lines step.
     void reuse(uint64_t n, uint64_t line, const Access& a);
     bool start_follow(Watch& w, uint64_t n, const Access& a);
-    bool step(Follow& f, uint64_t n, const Access& a);  // false: following ended (capped)
+    bool step(Follow& f, uint64_t n, const Access& a);  // false: following ended (capped, or lost the roulette)
     void end_follow(uint32_t index, TenureEnd how, uint64_t last_gap);
     void age_followers(uint64_t n);
     void close_window(uint64_t n, uint64_t unseen_words);
@@ -181,6 +187,7 @@ private:
     const uint64_t window_accesses_;
     double gap_scale_;  // 1 / ln(1 − 1/period)
     uint64_t random_;   // splitmix64 state
+    uint64_t roulette_; // splitmix64 state of the tenures' roulette (the sample points' draws stay as they were)
 
     uint64_t next_sample_;
     uint32_t window_ = 0;
@@ -219,7 +226,6 @@ private:
     SpscRing<RawTenure>* tenures_;
     SpscRing<SampleStart>* starts_;
     std::atomic<uint64_t> lost_{0};
-    std::atomic<uint64_t> unnamed_{0};
     bool finished_ = false;
     FillingAlarm reader_alarm_;
 };

@@ -29,7 +29,9 @@ constexpr uint16_t kFormatMajor = 1;
 // Minor 9: an event's flags say whether it was attributed by its own
 // overflow samples (ProfileEvent::self_sampled); its cells then hold what
 // those samples attributed (docs/FORMAT.md). Older readers ignore the flag.
-constexpr uint16_t kFormatMinor = 9;
+// Minor 10: LOCALITY_WINDOW ends with what the runtime dropped (LocalityWindow::lost_records, lost_allocations);
+// tenures are followed past 32 accesses, weighted (TenureStep), those in TENURES_WEIGHTED (older readers skip it).
+constexpr uint16_t kFormatMinor = 10;
 
 struct ProfileEvent {
     std::string name;
@@ -210,6 +212,11 @@ struct LocalityWindow {
     uint64_t unseen_accesses = 0;   // estimated accesses the compiler did not
                                     // instrument (memcpy/memset/str* in libc, in
                                     // 8-byte words), counted by the runtime's hooks
+    // Since 1.9 (0 in older profiles): what the thread's collection dropped
+    // (the runtime could not map more memory for its queues), written as
+    // parts of the thread's window 0.
+    uint64_t lost_records = 0;      // samples, sample starts, tenures and windows
+    uint64_t lost_allocations = 0;  // allocations and frees: samples in their blocks may be named by older ones
 };
 
 // One sample: an access chosen at random and the next access to its line.
@@ -241,8 +248,8 @@ struct ReuseSample {
 // [i·chunk, (i+1)·chunk), chunk = max(1, line size / 64)).
 struct TenureStep {
     uint64_t gap = 0;         // the gap that ends this state; kNoReuse: the line was not accessed again
-    uint32_t accesses = 0;    // ≥ 1: the trigger and the accesses after it, before the gap
-    uint64_t bytes = 0;       // bytes those accesses read or wrote
+    uint32_t accesses = 0;    // ≥ 1: the trigger and the accesses after it, before the gap (weighted, 1.9)
+    uint64_t bytes = 0;       // bytes those accesses read or wrote (weighted as accesses)
     uint64_t used = 0;        // chunks touched (nonzero)
 };
 
@@ -250,9 +257,12 @@ struct TenureStep {
 enum class TenureEnd : uint8_t {
     no_reuse = 0,   // the thread ended without touching the line again (last gap kNoReuse)
     aged = 1,       // not touched for a whole sampling window: the last gap is a lower bound
-    capped = 2,     // kTenureAccesses accesses or kTenureSteps steps followed; the tenure may go on
+    capped = 2,     // kTenureSteps steps followed, or the roulette lost; the tenure may go on
 };
-constexpr uint32_t kTenureAccesses = 32;  // accesses to a line followed at most (exact mode counts the same)
+// Accesses followed before a tenure's first roulette (reuse_sampler.hpp):
+// at kTenureAccesses · 2^k accesses following goes on with probability ½,
+// the accesses after it weighted twice as much (TenureStep's counts).
+constexpr uint32_t kTenureAccesses = 32;
 constexpr uint32_t kTenureSteps = 16;     // steps a tenure has at most
 
 struct Tenure {
@@ -303,8 +313,8 @@ struct ExactFunction {
 
 // Exact mode (1.5), per instruction at each size of its thread's
 // ExactCurve::detail_lines (LRU): its misses, which are the tenures it
-// started, and what those tenures used (as in TenureStep: at most
-// kTenureAccesses accesses of a tenure are counted).
+// started, and what those tenures used (as in TenureStep, every access of
+// a tenure counted; at most kTenureAccesses before format 1.9).
 struct ExactUse {
     uint64_t misses = 0;      // cold ones included
     uint64_t used_bytes = 0;  // Σ over its tenures: bytes of the line touched (chunks × chunk size)
