@@ -29,7 +29,8 @@
 //   quadrature. A bootstrap would solve the equations anew per replicate,
 //   200 times the model's cost.
 // * LRU's also holds Wilson's binomial interval for the share of missing
-//   samples, which alone has a width where nearly none or nearly all miss.
+//   samples, which alone has a width where nearly none or nearly all miss;
+//   random replacement's that of the share never reused (the cold misses).
 // * Exact: low = high = the miss ratio.
 // Either way low ≤ miss_ratio ≤ high.
 #pragma once
