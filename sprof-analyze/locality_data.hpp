@@ -43,6 +43,10 @@ struct ReuseStream {
     // the first access of each piece, ascending, the first 0; {0} for a
     // stream without positions (before format 1.5).
     std::vector<uint64_t> pieces;
+    // The kind of each piece (reuse_pieces.hpp): pieces whose distributions
+    // the test cannot tell apart share one, numbered in order of first
+    // appearance; {0} with one piece.
+    std::vector<uint32_t> piece_kinds;
 
     // Whether it has samples and every one its position (format 1.5 on):
     // what the time-local models need; older profiles are modelled per

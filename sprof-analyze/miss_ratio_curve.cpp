@@ -66,6 +66,64 @@ private:
     std::vector<Bucket> bucket_;
 };
 
+// The samples' effective number (Kish's): (Σ w)² / Σ w².
+double effective_samples(const LocalityData& data) {
+    double sum = 0, squares = 0;
+    for (const ReuseStream& s : data.streams)
+        for (const StreamSample& x : s.samples) {
+            sum += x.weight;
+            squares += x.weight * x.weight;
+        }
+    return squares > 0 ? sum * sum / squares : 0;
+}
+
+// Widens p to hold Wilson's 95 % score interval for a share of n samples
+// (LRU: each sample misses or not). Where the share is near 0 or 1 — a data set that fits, whose few cold
+// misses left no sample never reused — no replicate and no derivative sees
+// any spread: the band was [0, 0] for an exact 0.0002 (a 23 KB loop, 2,000
+// samples). Wilson's interval is the binomial one that holds there.
+void hold_binomial_band(CurvePoint& p, double n) {
+    if (n <= 0) return;
+    const double z2 = kZ95 * kZ95, r = p.miss_ratio;
+    const double centre = (r + z2 / (2 * n)) / (1 + z2 / n);
+    const double half = kZ95 / (1 + z2 / n) * std::sqrt(r * (1 - r) / n + z2 / (4 * n * n));
+    p.low = std::fmax(0.0, std::fmin(p.low, centre - half));
+    p.high = std::fmin(1.0, std::fmax(p.high, centre + half));
+}
+
+// The stream as one piece: the models of the published papers (one
+// distribution, one equation over the whole thread), the second opinion
+// the bands hold beside the time-local ones.
+ReuseStream whole_thread(const ReuseStream& s) {
+    ReuseStream one = s;
+    one.pieces = {0};
+    one.piece_kinds = {0};
+    return one;
+}
+
+// Widens p by the model's own error, taken as the distance to `other`, the
+// whole thread's model, added in quadrature to each side's sampling error.
+// Where the program's phases differ, the time-local model is the better one
+// and its band spans both; where they agree (a program that never changes)
+// the band is the sampling error's.
+void add_model_error(CurvePoint& p, double other) {
+    const double model = p.miss_ratio - other;
+    p.low = std::fmax(0.0, p.miss_ratio - std::hypot(p.miss_ratio - p.low, model));
+    p.high = std::fmin(1.0, p.miss_ratio + std::hypot(p.high - p.miss_ratio, model));
+}
+
+// Widens p to hold the binomial interval of the share of samples never
+// reused (random replacement): the cold misses, which every miss ratio
+// includes one for one. Where the data fits they are the whole miss ratio,
+// and with no sample never reused the delta method saw no spread at all
+// (a 23 KB loop: [0, 0] for an exact 0.0002).
+void hold_cold_band(CurvePoint& p, double cold, double n) {
+    CurvePoint share{0, cold, cold, cold};
+    hold_binomial_band(share, n);
+    p.low = std::fmax(0.0, std::fmin(p.low, p.miss_ratio - (cold - share.low)));
+    p.high = std::fmin(1.0, std::fmax(p.high, p.miss_ratio + (share.high - cold)));
+}
+
 // Adds the weight of each sample that misses to every size it misses at
 // (stack: each sample's E[S], ∞ for one never reused).
 void add_lru_misses(std::span<const double> stack, std::span<const double> weight, const SizeGrid& grid,
@@ -93,7 +151,7 @@ MissRatioCurve sampled_lru_curve(const LocalityData& data, const std::vector<uin
                                  const CurveParams& params) {
     const SizeGrid grid(sizes);
     std::vector<StackDistanceModel> models;
-    std::vector<double> estimate(sizes.size(), 0);
+    std::vector<double> estimate(sizes.size(), 0), whole(sizes.size(), 0);
     double total = 0;
     for (const ReuseStream& s : data.streams) {
         models.push_back(stack_model(s));
@@ -103,24 +161,27 @@ MissRatioCurve sampled_lru_curve(const LocalityData& data, const std::vector<uin
             total += x.weight;
         }
         add_lru_misses(models.back().sample_expected(), weights, grid, estimate);
+        add_lru_misses(stack_model(whole_thread(s)).sample_expected(), weights, grid, whole);
     }
     for (double& m : estimate) m /= total;
+    for (double& m : whole) m /= total;
 
-    // Bootstrap: every replicate draws each piece's samples anew, as many
-    // as it has, with replacement (a piece's accesses are known: its weight
-    // stays about the same), and weighs each draw like the sample drawn.
+    // Bootstrap: every replicate draws each kind's samples anew (the
+    // pooled samples of its pieces, reuse_pieces.hpp), as many as it has,
+    // with replacement (a kind's accesses are known: its weight stays about
+    // the same), and weighs each draw like the sample drawn.
     // Replicate r draws from its own generator, seeded from the run's seed
     // and r, so the band is the same however the replicates are shared
     // among threads (with 200,000 samples a curve took 2.5 s on one).
-    // A draw lands on a random sample of its piece: the piece's weights are
-    // laid out in the piece's order and draws are counted there, so a draw
+    // A draw lands on a random sample of its kind: the kind's weights are
+    // laid out in the kind's order and draws are counted there, so a draw
     // touches one small array instead of the stream's samples (with 140,000
     // samples the scattered reads were two thirds of the bootstrap's time).
-    std::vector<std::vector<std::vector<double>>> piece_weights(models.size());
+    std::vector<std::vector<std::vector<double>>> kind_weights(models.size());
     for (size_t si = 0; si < models.size(); ++si)
-        for (size_t k = 0; k < models[si].pieces(); ++k) {
-            std::vector<double>& pw = piece_weights[si].emplace_back();
-            for (const uint32_t i : models[si].piece_samples(k)) pw.push_back(data.streams[si].samples[i].weight);
+        for (size_t k = 0; k < models[si].kinds(); ++k) {
+            std::vector<double>& kw = kind_weights[si].emplace_back();
+            for (const uint32_t i : models[si].kind_samples(k)) kw.push_back(data.streams[si].samples[i].weight);
         }
     std::vector<std::vector<double>> replicates(sizes.size(), std::vector<double>(params.replicates));
     const auto run_replicates = [&](unsigned first, unsigned step) {
@@ -146,18 +207,18 @@ MissRatioCurve sampled_lru_curve(const LocalityData& data, const std::vector<uin
             for (size_t si = 0; si < own.size(); ++si) {
                 const ReuseStream& s = data.streams[si];
                 w.resize(s.samples.size());  // every sample lies in a piece: all are set below
-                for (size_t k = 0; k < own[si].pieces(); ++k) {
-                    const std::span<const uint32_t> piece = own[si].piece_samples(k);
-                    const std::vector<double>& pw = piece_weights[si][k];
-                    draws.assign(piece.size(), 0);
+                for (size_t k = 0; k < own[si].kinds(); ++k) {
+                    const std::span<const uint32_t> kind = own[si].kind_samples(k);
+                    const std::vector<double>& kw = kind_weights[si][k];
+                    draws.assign(kind.size(), 0);
                     draw(draws);
-                    drawn_weight.resize(piece.size());
-                    for (size_t j = 0; j < piece.size(); ++j) {
-                        drawn_weight[j] = draws[j] * pw[j];
-                        w[piece[j]] = drawn_weight[j];
+                    drawn_weight.resize(kind.size());
+                    for (size_t j = 0; j < kind.size(); ++j) {
+                        drawn_weight[j] = draws[j] * kw[j];
+                        w[kind[j]] = drawn_weight[j];
                         drawn += drawn_weight[j];
                     }
-                    own[si].reweight_piece(k, drawn_weight);
+                    own[si].reweight_kind(k, drawn_weight);
                 }
                 own[si].sample_expected(stack);
                 add_lru_misses(stack, w, grid, misses);
@@ -172,7 +233,8 @@ MissRatioCurve sampled_lru_curve(const LocalityData& data, const std::vector<uin
     for (std::thread& t : helpers) t.join();
 
     MissRatioCurve curve;
-    curve.band = fmt::format("bootstrap over samples, {} replicates, 95 %", params.replicates);
+    curve.band = fmt::format("bootstrap over samples, {} replicates, and the whole thread's conversion, 95 %",
+                             params.replicates);
     for (size_t k = 0; k < sizes.size(); ++k) {
         CurvePoint p{sizes[k], estimate[k], estimate[k], estimate[k]};
         // The percentiles of a skewed statistic may both lie on one side of
@@ -182,6 +244,8 @@ MissRatioCurve sampled_lru_curve(const LocalityData& data, const std::vector<uin
             p.low = std::min(p.low, quantile(replicates[k], 0.025));
             p.high = std::max(p.high, quantile(replicates[k], 0.975));
         }
+        add_model_error(p, whole[k]);
+        hold_binomial_band(p, effective_samples(data));
         curve.points.push_back(p);
     }
     return curve;
@@ -206,31 +270,65 @@ double stream_accesses(const ReuseStream& s) {
     return a;
 }
 
+// A thread's solving windows bucketed for the equation, and the accesses each stands for.
+struct RandomInput {
+    std::vector<WindowReuses> windows;
+    std::vector<double> accesses;
+};
+
+RandomInput random_input(const ReuseStream& s, const FootprintGrowth& growth) {
+    RandomInput in;
+    const SpanKinds spans(s);
+    const std::vector<SolvingWindow> solving = solving_windows(s);
+    for (size_t k = 0; k < solving.size(); ++k) {
+        in.windows.push_back(bucket_window(solving[k].samples, static_cast<uint32_t>(k), spans, growth));
+        in.accesses.push_back(solving[k].accesses);
+    }
+    return in;
+}
+
 MissRatioCurve sampled_random_curve(const LocalityData& data, const std::vector<uint64_t>& sizes) {
-    std::vector<double> ratio(sizes.size(), 0), variance(sizes.size(), 0);
+    std::vector<double> ratio(sizes.size(), 0), variance(sizes.size(), 0), whole(sizes.size(), 0);
     double accesses = 0;
     for (const ReuseStream& s : data.streams) accesses += stream_accesses(s);
     for (const ReuseStream& s : data.streams) {
         const double lines = footprint(s), own = stream_accesses(s);
         const FootprintGrowth growth(s);
-        for (const SolvingWindow& w : solving_windows(s)) {
-            WindowReuses reuses = bucket_window(w.samples, growth);
-            const double share = w.accesses / accesses;
-            double r = 1;  // R falls as the cache grows: each size starts from the last one's root
-            for (size_t k = 0; k < sizes.size(); ++k) {
-                const CacheFill cache = cache_fill(sizes[k], lines, growth, own);
-                spare_cold(reuses, cache);
-                r = solve_random_miss_ratio(reuses, cache, r);
-                ratio[k] += share * r;
-                variance[k] += share * share * random_miss_ratio_variance(reuses, cache, r);
+        RandomInput in = random_input(s, growth);
+        RandomInput all = random_input(whole_thread(s), growth);  // StatCache's single equation
+        // R falls as the cache grows: each size starts from the last one's
+        RandomSolution solution, whole_solution;
+        for (size_t k = 0; k < sizes.size(); ++k) {
+            const CacheFill cache = cache_fill(sizes[k], lines, growth, own);
+            for (WindowReuses& w : in.windows) spare_cold(w, cache);
+            solve_random_miss_ratios(in.windows, cache, solution);
+            // Without positions the windows are sampling windows either way: no second model.
+            for (WindowReuses& w : all.windows) spare_cold(w, cache);
+            solve_random_miss_ratios(all.windows, cache, whole_solution);
+            for (size_t j = 0; j < all.windows.size(); ++j)
+                whole[k] += all.accesses[j] / accesses * whole_solution.miss_ratio[j];
+            for (size_t j = 0; j < in.windows.size(); ++j) {
+                const double share = in.accesses[j] / accesses;
+                ratio[k] += share * solution.miss_ratio[j];
+                variance[k] += share * share * random_miss_ratio_variance(in.windows, j, cache, solution);
             }
         }
     }
     MissRatioCurve curve;
-    curve.band = "delta method per piece of the stream, 95 %";
+    curve.band = "delta method per kind of piece of the stream and the whole run's equation, 95 %";
+    double cold = 0, all = 0;
+    for (const ReuseStream& s : data.streams)
+        for (const StreamSample& x : s.samples) {
+            all += x.weight;
+            if (x.distance == kNoReuse) cold += x.weight;
+        }
+    const double n = effective_samples(data);
     for (size_t k = 0; k < sizes.size(); ++k) {
         const double half = kZ95 * std::sqrt(variance[k]);
-        curve.points.push_back({sizes[k], ratio[k], std::fmax(0.0, ratio[k] - half), std::fmin(1.0, ratio[k] + half)});
+        CurvePoint p{sizes[k], ratio[k], std::fmax(0.0, ratio[k] - half), std::fmin(1.0, ratio[k] + half)};
+        add_model_error(p, whole[k]);
+        if (all > 0) hold_cold_band(p, cold / all, n);
+        curve.points.push_back(p);
     }
     return curve;
 }
@@ -267,15 +365,22 @@ std::vector<double> sample_miss_probabilities(const ReuseStream& s, Policy polic
     }
     const FootprintGrowth growth(s);
     const CacheFill cache = cache_fill(lines, footprint(s), growth, stream_accesses(s));
-    for (const SolvingWindow& w : solving_windows(s)) {
-        WindowReuses reuses = bucket_window(w.samples, growth);
-        spare_cold(reuses, cache);
-        const double e = eviction_ratio(reuses, cache, solve_random_miss_ratio(reuses, cache));
+    RandomInput in = random_input(s, growth);
+    for (WindowReuses& w : in.windows) spare_cold(w, cache);
+    RandomSolution solution;
+    solve_random_miss_ratios(in.windows, cache, solution);
+    const SpanKinds spans(s);
+    std::vector<SpanPart> parts;
+    const std::vector<SolvingWindow> solving = solving_windows(s);
+    for (size_t k = 0; k < solving.size(); ++k) {
+        const SolvingWindow& w = solving[k];
         for (size_t j = 0; j < w.samples.size(); ++j) {
             const StreamSample& x = w.samples[j];
             if (x.distance == kNoReuse) continue;
             const double cold = cache.fills ? growth.cold_evictions(lines, x.position, x.distance) : 0;
-            p[w.index[j]] = random_miss_probability(static_cast<double>(x.distance - 1), cold, e, lines);
+            parts.clear();
+            spans.parts(x.position, x.distance, static_cast<uint32_t>(k), parts);
+            p[w.index[j]] = random_miss_probability(parts, cold, solution.eviction, lines);
         }
     }
     return p;

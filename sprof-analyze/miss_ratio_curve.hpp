@@ -2,26 +2,35 @@
 // records: the model behind `sprof --mrc` (its views are in report_mrc.cpp).
 //
 // Sampled profiles: LRU by the time-local StatStack (statstack.hpp) over
-// each thread's samples, cut into pieces (reuse_pieces.hpp); random
-// replacement by StatCache (statcache.hpp) per piece of each thread's
-// stream (per sampling window without positions), with the thread's cache
+// each thread's samples, cut into pieces and the pieces grouped into kinds
+// (reuse_pieces.hpp); random replacement by StatCache (statcache.hpp), one
+// equation per kind of piece of each thread's stream (per sampling window
+// without positions), solved together, each reuse's accesses in between
+// evicting at the rates of the kinds they lie in, with the thread's cache
 // filling before its misses evict and its cold misses evicting as its
-// footprint grows. Threads and pieces are combined weighted by their
+// footprint grows. Threads and kinds are combined weighted by their
 // accesses.
 // Exact profiles: the exact simulator's counts, summed over threads.
 //
 // Confidence bands (95 %):
-// * LRU: bootstrap over samples — each piece's samples resampled with
+// * LRU: bootstrap over samples — each kind's samples resampled with
 //   replacement (a fixed seed per replicate; the replicates shared among
 //   the CPUs), the whole model run on every replicate, percentiles 2.5 and
 //   97.5. It is cheap here (one pass per replicate) and
 //   also catches the noise of the stack-distance conversion, which a
 //   binomial band on the share of missing samples ignores; the conversion
 //   has no smooth influence function (a loop puts every sample at one
-//   distance), so no analytic band fits it.
-// * Random replacement: the delta method on each piece's equation
-//   (statcache.hpp), normal, clipped to [0, 1]. A bootstrap would solve the
-//   equation anew per replicate, 200 times the model's cost.
+//   distance), so no analytic band fits it. Added in quadrature, the
+//   model's own error: the distance to StatStack's conversion with one
+//   distribution for the whole thread.
+// * Random replacement: the delta method on each kind's equation
+//   (statcache.hpp), normal, and the model's own error: the distance to
+//   StatCache's single equation over each whole thread, the two added in
+//   quadrature. A bootstrap would solve the equations anew per replicate,
+//   200 times the model's cost.
+// * LRU's also holds Wilson's binomial interval for the share of missing
+//   samples, which alone has a width where nearly none or nearly all miss;
+//   random replacement's that of the share never reused (the cold misses).
 // * Exact: low = high = the miss ratio.
 // Either way low ≤ miss_ratio ≤ high.
 #pragma once

@@ -65,25 +65,27 @@ Cut best_cut(const std::vector<uint32_t>& bin, size_t lo, size_t hi, size_t bins
     return best;
 }
 
-}  // namespace
-
-std::vector<size_t> reuse_piece_starts(std::span<const uint64_t> distances) {
-    const size_t n = distances.size();
-    std::vector<size_t> starts;
-    if (n == 0) return starts;
-    // Bin numbers made dense, so a cut looks at the bins that occur only.
-    std::vector<uint32_t> bin(n);
-    for (size_t i = 0; i < n; ++i) bin[i] = distance_bin(distances[i]);
+// The samples' bin numbers made dense (0 … bins − 1), so a statistic looks at the bins that occur only.
+std::vector<uint32_t> dense_bins(std::span<const uint64_t> distances, size_t& bins) {
+    std::vector<uint32_t> bin(distances.size());
+    for (size_t i = 0; i < distances.size(); ++i) bin[i] = distance_bin(distances[i]);
     std::vector<uint32_t> used(bin);
     std::sort(used.begin(), used.end());
     used.erase(std::unique(used.begin(), used.end()), used.end());
     for (uint32_t& b : bin) b = static_cast<uint32_t>(std::lower_bound(used.begin(), used.end(), b) - used.begin());
+    bins = used.size();
+    return bin;
+}
 
+std::vector<size_t> piece_starts(const std::vector<uint32_t>& bin, size_t bins) {
+    const size_t n = bin.size();
+    std::vector<size_t> starts;
+    if (n == 0) return starts;
     std::vector<std::pair<size_t, size_t>> todo{{0, n}};
     while (!todo.empty()) {
         const auto [lo, hi] = todo.back();
         todo.pop_back();
-        const Cut c = best_cut(bin, lo, hi, used.size());
+        const Cut c = best_cut(bin, lo, hi, bins);
         if (c.statistic > kPieceCutThreshold) {
             todo.emplace_back(lo, c.at);
             todo.emplace_back(c.at, hi);
@@ -95,8 +97,63 @@ std::vector<size_t> reuse_piece_starts(std::span<const uint64_t> distances) {
     return starts;
 }
 
+// The two-sample statistic of two histograms over the same bins.
+double histogram_statistic(const std::vector<double>& a, double na, const std::vector<double>& b, double nb) {
+    double below_a = 0, below_b = 0, gap = 0;
+    for (size_t k = 0; k + 1 < a.size(); ++k) {
+        below_a += a[k];
+        below_b += b[k];
+        gap = std::max(gap, std::fabs(below_a / na - below_b / nb));
+    }
+    return std::sqrt(na * nb / (na + nb)) * gap;
+}
+
+// Kinds compared with each new piece: the most recent ones (a program
+// rarely has more phases; a stream of thousands of unlike pieces stays
+// linear in its pieces).
+constexpr size_t kKindsCompared = 64;
+
+}  // namespace
+
+std::vector<size_t> reuse_piece_starts(std::span<const uint64_t> distances) {
+    size_t bins = 0;
+    const std::vector<uint32_t> bin = dense_bins(distances, bins);
+    return piece_starts(bin, bins);
+}
+
+std::vector<uint32_t> reuse_piece_kinds(std::span<const uint64_t> distances, std::span<const size_t> starts) {
+    size_t bins = 0;
+    const std::vector<uint32_t> bin = dense_bins(distances, bins);
+    struct Kind {
+        std::vector<double> histogram;
+        double samples = 0;
+    };
+    std::vector<Kind> kinds;
+    std::vector<uint32_t> out;
+    for (size_t k = 0; k < starts.size(); ++k) {
+        const size_t first = starts[k], last = k + 1 < starts.size() ? starts[k + 1] : bin.size();
+        Kind own{std::vector<double>(bins, 0), static_cast<double>(last - first)};
+        for (size_t i = first; i < last; ++i) ++own.histogram[bin[i]];
+        size_t best = kinds.size();
+        double lowest = kKindThreshold;
+        for (size_t j = kinds.size() > kKindsCompared ? kinds.size() - kKindsCompared : 0; j < kinds.size(); ++j) {
+            const double t = histogram_statistic(own.histogram, own.samples, kinds[j].histogram, kinds[j].samples);
+            if (t <= lowest) lowest = t, best = j;
+        }
+        if (best == kinds.size()) {
+            kinds.push_back(std::move(own));
+        } else {
+            for (size_t b = 0; b < bins; ++b) kinds[best].histogram[b] += own.histogram[b];
+            kinds[best].samples += own.samples;
+        }
+        out.push_back(static_cast<uint32_t>(best));
+    }
+    return out;
+}
+
 void cut_into_pieces(ReuseStream& s) {
     s.pieces = {0};
+    s.piece_kinds = {0};
     if (!s.positioned()) return;
     const size_t n = s.samples.size();
     std::vector<size_t> order(n);
@@ -110,6 +167,7 @@ void cut_into_pieces(ReuseStream& s) {
     for (size_t i = 0; i < n; ++i) distances[i] = s.samples[order[i]].distance;
     const std::vector<size_t> starts = reuse_piece_starts(distances);
     if (starts.size() < 2) return;
+    s.piece_kinds = reuse_piece_kinds(distances, starts);
 
     // A piece begins halfway between the last sample of the one before and its own first.
     for (size_t k = 1; k < starts.size(); ++k) {

@@ -35,13 +35,33 @@ struct Equation {
     double slope = 0;  // g'(E)
 };
 
-Equation evaluate(const WindowReuses& w, double eviction_ratio, double log_q) {
+// Window w's entries with the other windows' rates held: per entry, the
+// evictions in pieces of other kinds and its accesses in its own window's kind.
+struct Held {
+    std::vector<double> other, own;
+};
+
+Held hold(const WindowReuses& w, uint32_t own, std::span<const double> eviction) {
+    Held h{std::vector<double>(w.entries.size(), 0), std::vector<double>(w.entries.size(), 0)};
+    for (size_t j = 0; j < w.entries.size(); ++j) {
+        const WindowReuses::Entry& e = w.entries[j];
+        for (uint32_t p = e.first; p < e.first + e.count; ++p) {
+            const SpanPart& part = w.parts[p];
+            if (part.kind == own) h.own[j] += part.accesses;
+            else h.other[j] += eviction[part.kind] * part.accesses;
+        }
+    }
+    return h;
+}
+
+Equation evaluate(const WindowReuses& w, const Held& h, double eviction_ratio, double log_q) {
     double sum = w.no_reuse, slope = 0;
     const bool one_line = std::isinf(log_q);  // g is a step at R = 0: slope 0 above it
-    for (size_t b = 0; b < w.between.size(); ++b) {
-        const double s = spared(eviction_ratio * w.between[b], log_q);
-        sum += w.weight[b] - w.spared[b] * s;
-        if (!one_line) slope -= w.spared[b] * w.between[b] * log_q * s;
+    for (size_t j = 0; j < w.entries.size(); ++j) {
+        const WindowReuses::Entry& e = w.entries[j];
+        const double s = spared(h.other[j] + eviction_ratio * h.own[j], log_q);
+        sum += e.weight - e.spared * s;
+        if (!one_line) slope -= e.spared * h.own[j] * log_q * s;
     }
     return {sum / w.total, slope / w.total};
 }
@@ -57,12 +77,15 @@ uint64_t after(uint64_t position, uint64_t distance) {
 
 }  // namespace
 
-WindowReuses bucket_window(std::span<const StreamSample> samples, const FootprintGrowth& growth) {
+WindowReuses bucket_window(std::span<const StreamSample> samples, uint32_t own, const SpanKinds& spans,
+                           const FootprintGrowth& growth) {
     struct Keyed {
-        uint64_t key, between;
+        uint64_t key;  // kind and bucket of a reuse within one kind; ~0 for one across kinds
         const StreamSample* sample;
+        uint32_t first, count;  // its parts in `parts`
     };
     std::vector<Keyed> reused;
+    std::vector<SpanPart> parts;
     WindowReuses w;
     for (const StreamSample& s : samples) {
         ++w.samples;
@@ -70,35 +93,75 @@ WindowReuses bucket_window(std::span<const StreamSample> samples, const Footprin
         if (s.distance == kNoReuse) {
             w.no_reuse += s.weight;
             w.no_reuse2 += s.weight * s.weight;
-        } else {
-            reused.push_back({bucket_of(s.distance - 1), s.distance - 1, &s});
+            continue;
         }
+        const auto first = static_cast<uint32_t>(parts.size());
+        spans.parts(s.position, s.distance, own, parts);
+        const auto count = static_cast<uint32_t>(parts.size() - first);
+        const uint64_t key = count == 1 ? (uint64_t{parts[first].kind} << 32) +
+                                              bucket_of(static_cast<uint64_t>(parts[first].accesses))
+                             : count == 0 ? 0  // no access in between: always a hit
+                                          : ~uint64_t{0};
+        reused.push_back({key, &s, first, count});
     }
-    std::sort(reused.begin(), reused.end(), [](const Keyed& a, const Keyed& b) { return a.key < b.key; });
+    std::stable_sort(reused.begin(), reused.end(), [](const Keyed& a, const Keyed& b) { return a.key < b.key; });
     for (size_t i = 0; i < reused.size(); ++i) {
-        if (i == 0 || reused[i].key != reused[i - 1].key) {
-            w.between.push_back(0);
-            w.weight.push_back(0);
-            w.weight2.push_back(0);
+        const Keyed& r = reused[i];
+        const StreamSample& x = *r.sample;
+        const bool alone = r.key == ~uint64_t{0};
+        if (i == 0 || alone || r.key != reused[i - 1].key) {
+            w.entries.push_back({static_cast<uint32_t>(w.parts.size()), r.count, 0, 0, 0});
+            for (uint32_t p = r.first; p < r.first + r.count; ++p) w.parts.push_back({parts[p].kind, 0});
         }
-        const StreamSample& x = *reused[i].sample;
-        w.between.back() += x.weight * static_cast<double>(reused[i].between);  // a sum until the end
-        w.weight.back() += x.weight;
-        w.weight2.back() += x.weight * x.weight;
-        w.pairs.push_back({static_cast<uint32_t>(w.between.size() - 1), x.weight, growth.span(x.position, x.distance)});
+        WindowReuses::Entry& e = w.entries.back();
+        // Bucketed: the parts hold Σ w·a until the end, then its mean.
+        for (uint32_t p = 0; p < r.count; ++p) w.parts[e.first + p].accesses += x.weight * parts[r.first + p].accesses;
+        e.weight += x.weight;
+        e.weight2 += x.weight * x.weight;
+        w.pairs.push_back({static_cast<uint32_t>(w.entries.size() - 1), x.weight, growth.span(x.position, x.distance)});
     }
-    for (size_t b = 0; b < w.between.size(); ++b) w.between[b] /= w.weight[b];
-    w.spared = w.weight;
+    for (WindowReuses::Entry& e : w.entries) {
+        for (uint32_t p = e.first; p < e.first + e.count; ++p) w.parts[p].accesses /= e.weight;
+        e.spared = e.weight;
+    }
     return w;
 }
 
 void spare_cold(WindowReuses& w, const CacheFill& cache) {
-    w.spared = w.weight;
+    for (WindowReuses::Entry& e : w.entries) e.spared = e.weight;
     if (!cache.fills || !cache.growth) return;
     const double log_q = log_spare(cache.lines);
     for (const WindowReuses::Pair& pair : w.pairs) {
         const double c = cache.growth->cold_evictions(cache.lines, pair.span);
-        if (c > 0) w.spared[pair.bucket] -= pair.weight * (1 - spared(c, log_q));
+        if (c > 0) w.entries[pair.entry].spared -= pair.weight * (1 - spared(c, log_q));
+    }
+}
+
+SpanKinds::SpanKinds(const ReuseStream& s) : timed_(s.positioned() && !s.pieces.empty()) {
+    if (!timed_) return;
+    starts_ = s.pieces;
+    kinds_ = s.piece_kinds;
+    kinds_.resize(starts_.size(), 0);
+}
+
+void SpanKinds::parts(uint64_t position, uint64_t distance, uint32_t own, std::vector<SpanPart>& out) const {
+    if (distance <= 1 || distance == kNoReuse) return;
+    if (!timed_) {
+        out.push_back({own, static_cast<double>(distance - 1)});
+        return;
+    }
+    const uint64_t first = position + 1, last = after(position, distance) - 1;
+    const size_t begin = out.size();
+    auto k = static_cast<size_t>(std::upper_bound(starts_.begin(), starts_.end(), first) - starts_.begin()) - 1;
+    for (; k < starts_.size() && starts_[k] <= last; ++k) {
+        const uint64_t lo = std::max(first, starts_[k]);
+        const uint64_t hi = k + 1 < starts_.size() ? std::min(last, starts_[k + 1] - 1) : last;
+        const double n = static_cast<double>(hi - lo + 1);
+        // Pieces of one kind come back (a step's loops, step after step): one part per kind.
+        auto same = std::find_if(out.begin() + static_cast<std::ptrdiff_t>(begin), out.end(),
+                                 [&](const SpanPart& p) { return p.kind == kinds_[k]; });
+        if (same != out.end()) same->accesses += n;
+        else out.push_back({kinds_[k], n});
     }
 }
 
@@ -169,12 +232,12 @@ std::vector<SolvingWindow> solving_windows(const ReuseStream& s) {
         w.samples.push_back(s.samples[i]);
     };
     if (s.positioned() && !s.pieces.empty()) {
-        out.resize(s.pieces.size());
+        const auto kind = [&](size_t piece) { return piece < s.piece_kinds.size() ? s.piece_kinds[piece] : 0u; };
+        for (size_t k = 0; k < s.pieces.size(); ++k) out.resize(std::max<size_t>(out.size(), kind(k) + 1));
         for (uint32_t i = 0; i < s.samples.size(); ++i) {
             const auto after_start = std::upper_bound(s.pieces.begin(), s.pieces.end(), s.samples[i].position);
-            add(out[static_cast<size_t>(after_start - s.pieces.begin()) - 1], i);
+            add(out[kind(static_cast<size_t>(after_start - s.pieces.begin()) - 1)], i);
         }
-        std::erase_if(out, [](const SolvingWindow& w) { return w.index.empty(); });
         return out;
     }
     bool open = false;  // the last entry still gathers windows
@@ -196,54 +259,97 @@ CacheFill cache_fill(uint64_t lines, double footprint, const FootprintGrowth& gr
     return {lines, std::fmax(l - growth.cold_misses(), 0.0) / accesses, true, &growth};
 }
 
-double eviction_ratio(const WindowReuses& w, const CacheFill& cache, double miss_ratio) {
+namespace {
+
+double eviction_of(const WindowReuses& w, const CacheFill& cache, double miss_ratio) {
     return cache.fills && w.total > 0 ? std::fmax(miss_ratio - not_evicting(w, cache), 0.0) : 0.0;
 }
 
-double random_miss_probability(double between, double cold_evictions, double eviction_ratio, uint64_t lines) {
-    return 1 - spared(eviction_ratio * between + cold_evictions, log_spare(lines));
-}
+struct Root {
+    double miss_ratio, eviction;
+};
 
-double solve_random_miss_ratio(const WindowReuses& w, const CacheFill& cache, double start) {
-    if (w.total <= 0) return 0;
-    if (!cache.fills) return w.no_reuse / w.total;  // no miss ever evicts
+// Window w's R with the other windows' rates held (h), by Newton's method
+// from `start` (an eviction rate at or above the root).
+Root solve_held(const WindowReuses& w, const Held& h, const CacheFill& cache, double start) {
     // In E = R − o, o = c + φ: the largest root of k(E) = g(E) − o − E,
     // concave, with k(1 − o) ≤ 0; g(0) when there is none.
     const double log_q = log_spare(cache.lines), o = not_evicting(w, cache);
     auto excess = [&](double e, double& descent) {
-        const Equation q = evaluate(w, e, log_q);
+        const Equation q = evaluate(w, h, e, log_q);
         descent = 1 - q.slope;
         return q.g - o - e;
     };
-    const double no_eviction = evaluate(w, 0, log_q).g;
+    const double no_eviction = evaluate(w, h, 0, log_q).g;
     double descent = 0;
-    double e = std::fmin(std::fmax(start - o, 0.0), 1.0);
+    double e = std::fmin(std::fmax(start, 0.0), 1.0);
     if (excess(e, descent) > 0) e = std::fmax(1 - o, 0.0);  // started below the root
     for (int i = 0; i < kMaxIterations; ++i) {
         const double k = excess(e, descent);  // < 0 above the root
-        if (k >= 0) return e + o;             // at the root (up to rounding)
+        if (k >= 0) return {e + o, e};        // at the root (up to rounding)
         // k < 0 with k' ≥ 0, or a tangent that meets 0 below E = 0: by
         // concavity no root at or below e, and none above it either.
-        if (descent <= 0) return no_eviction;
+        if (descent <= 0) return {no_eviction, 0};
         const double next = e + k / descent;
-        if (next < 0) return no_eviction;
-        if (e - next < kTolerance) return next + o;
+        if (next < 0) return {no_eviction, 0};
+        if (e - next < kTolerance) return {next + o, next};
         e = next;
     }
-    return e + o;
+    return {e + o, e};
 }
 
-double random_miss_ratio_variance(const WindowReuses& w, const CacheFill& cache, double miss_ratio) {
+constexpr int kMaxSweeps = 500;  // Gauss–Seidel sweeps; a handful unless the windows hold each other up
+
+}  // namespace
+
+void solve_random_miss_ratios(const std::vector<WindowReuses>& windows, const CacheFill& cache,
+                              RandomSolution& solution) {
+    const size_t n = windows.size();
+    if (solution.eviction.size() != n) solution.eviction.assign(n, 1.0);
+    solution.miss_ratio.assign(n, 0);
+    for (size_t k = 0; k < n; ++k)
+        if (!cache.fills || windows[k].total <= 0) {  // no miss ever evicts
+            solution.miss_ratio[k] = windows[k].total > 0 ? windows[k].no_reuse / windows[k].total : 0;
+            solution.eviction[k] = 0;
+        }
+    if (!cache.fills) return;
+    for (int sweep = 0; sweep < kMaxSweeps; ++sweep) {
+        double moved = 0;
+        for (size_t k = 0; k < n; ++k) {
+            if (windows[k].total <= 0) continue;
+            const Held h = hold(windows[k], static_cast<uint32_t>(k), solution.eviction);
+            const Root r = solve_held(windows[k], h, cache, solution.eviction[k]);
+            moved = std::fmax(moved, std::fabs(r.eviction - solution.eviction[k]));
+            solution.eviction[k] = r.eviction;
+            solution.miss_ratio[k] = r.miss_ratio;
+        }
+        if (moved < kTolerance || n == 1) break;
+    }
+}
+
+double random_miss_probability(std::span<const SpanPart> parts, double cold_evictions,
+                               std::span<const double> eviction, uint64_t lines) {
+    double evictions = cold_evictions;
+    for (const SpanPart& p : parts) evictions += eviction[p.kind] * p.accesses;
+    return 1 - spared(evictions, log_spare(lines));
+}
+
+double random_miss_ratio_variance(const std::vector<WindowReuses>& windows, size_t k, const CacheFill& cache,
+                                  const RandomSolution& solution) {
+    const WindowReuses& w = windows[k];
     if (w.samples < 2) return 0;  // one sample: no spread to measure
-    const double log_q = log_spare(cache.lines), e = eviction_ratio(w, cache, miss_ratio);
-    double squares = w.no_reuse2 * (1 - miss_ratio) * (1 - miss_ratio);
-    for (size_t b = 0; b < w.between.size(); ++b) {
-        const double m = 1 - w.spared[b] / w.weight[b] * spared(e * w.between[b], log_q);
-        squares += w.weight2[b] * (m - miss_ratio) * (m - miss_ratio);
+    const double log_q = log_spare(cache.lines), r = solution.miss_ratio[k];
+    const double e = eviction_of(w, cache, r);
+    const Held h = hold(w, static_cast<uint32_t>(k), solution.eviction);
+    double squares = w.no_reuse2 * (1 - r) * (1 - r);
+    for (size_t j = 0; j < w.entries.size(); ++j) {
+        const WindowReuses::Entry& x = w.entries[j];
+        const double m = 1 - x.spared / x.weight * spared(h.other[j] + e * h.own[j], log_q);
+        squares += x.weight2 * (m - r) * (m - r);
     }
     if (squares == 0) return 0;
     // dE/dR is 1 while misses evict, 0 where none does.
-    const double descent = e > 0 ? 1 - evaluate(w, e, log_q).slope : 1;
+    const double descent = e > 0 ? 1 - evaluate(w, h, e, log_q).slope : 1;
     if (descent <= 0) return std::numeric_limits<double>::infinity();
     const double n = static_cast<double>(w.samples);
     return squares / (w.total * w.total) / (descent * descent) * n / (n - 1);

@@ -118,73 +118,125 @@ struct CacheFill {
 // `footprint`: the thread's estimated distinct lines; `accesses`: its A.
 CacheFill cache_fill(uint64_t lines, double footprint, const FootprintGrowth& growth, double accesses);
 
-// The samples of a window as the equation reads them, each weighted by
-// the accesses it stands for (samples of merged windows may differ).
+// Where the accesses between a pair lie: how many in pieces of each kind
+// (the stream's solving windows, below).
+struct SpanPart {
+    uint32_t kind = 0;
+    double accesses = 0;
+};
+
+// A stream's pieces and their kinds, to cut a pair's span by kind.
+class SpanKinds {
+public:
+    explicit SpanKinds(const ReuseStream& s);
+    // The accesses between a sample at `position` and its trigger `distance`
+    // later, per kind, appended to `out`. Without positions they all lie in
+    // the sample's own solving window, `own`.
+    void parts(uint64_t position, uint64_t distance, uint32_t own, std::vector<SpanPart>& out) const;
+
+private:
+    bool timed_ = false;
+    std::vector<uint64_t> starts_;
+    std::vector<uint32_t> kinds_;
+};
+
+// The samples of a solving window as the equation reads them, each
+// weighted by the accesses it stands for (samples of merged windows may
+// differ). Reuses whose accesses in between lie in pieces of one kind are
+// bucketed by that kind and their distance (the bucket's mean stands for
+// them); one that spans pieces of several kinds is an entry of its own.
 struct WindowReuses {
-    std::vector<double> between;  // per bucket: the weighted mean of d − 1
-    std::vector<double> weight;   // per bucket: Σ w
-    // per bucket: Σ w·(1 − 1/L)^C, the weight whose lines the cold
-    // evictions between the pair spare (spare_cold); Σ w without them
-    std::vector<double> spared;
-    std::vector<double> weight2;  // per bucket: Σ w², for the variance
+    struct Entry {
+        uint32_t first = 0, count = 0;  // its parts: parts[first, first + count)
+        double weight = 0;              // Σ w
+        // Σ w·(1 − 1/L)^C, the weight whose lines the cold evictions
+        // between the pair spare (spare_cold); Σ w without them
+        double spared = 0;
+        double weight2 = 0;  // Σ w², for the variance
+    };
+    std::vector<Entry> entries;
+    std::vector<SpanPart> parts;
     double no_reuse = 0, no_reuse2 = 0;
-    double total = 0;             // Σ w over all samples
+    double total = 0;  // Σ w over all samples
     size_t samples = 0;
-    // Each reused sample: its bucket, weight, and what its cold evictions rest on.
+    // Each reused sample: its entry, weight, and what its cold evictions rest on.
     struct Pair {
-        uint32_t bucket;
+        uint32_t entry;
         double weight;
         FootprintGrowth::Span span;
     };
     std::vector<Pair> pairs;
 };
 
-// Buckets samples in any order; `growth` is their thread's.
-WindowReuses bucket_window(std::span<const StreamSample> samples, const FootprintGrowth& growth);
-
-// Sets w.spared for `cache` (the thread's whose growth w was bucketed with).
-void spare_cold(WindowReuses& w, const CacheFill& cache);
-
 // The windows StatCache solves its equation in, each with its own
 // eviction rate, so that a program's phases get their own miss ratios.
-// They are the stream's pieces (reuse_pieces.hpp), where its distances are
-// alike, as the equation assumes within a window; a sampling window of 10^8
-// accesses held a setup and the loop after it, and their one eviction rate
-// took the setup's few evictions into the loop's reuses (the pointer
-// chase's 2 MiB cache: 0.757 for 0.772, mean of 5 runs at 1 in 10^4; now
-// 0.769). Without positions (profiles before format 1.5) they are the
-// sampling windows. The equation is not linear: a window of a few samples
-// has a biased root (one sample: 0 or nearly 1) and no spread to measure,
-// so consecutive sampling windows of a thread are solved together until
-// they hold kMinWindowSamples (a short tail joins the last), and a piece
-// holds kMinPieceSamples or more unless the stream is one piece. Where the
-// cache just holds the data, the root leaves 0 at a kink, and the pieces'
-// roots average a little above the root of all their samples together:
-// random loads over 16 MiB got 0.021 at 16 MiB for 0.008 (0.019 solved
-// as one window; 5 runs).
+// They are the kinds of the stream's pieces (reuse_pieces.hpp), where its
+// distances are alike, as the equation assumes within a window; a sampling
+// window of 10^8 accesses held a setup and the loop after it, and their one
+// eviction rate took the setup's few evictions into the loop's reuses (the
+// pointer chase's 2 MiB cache: 0.757 for 0.772, mean of 5 runs at 1 in
+// 10^4; now 0.769). Without positions (profiles before format 1.5) they
+// are the sampling windows. The equation is not linear: a window of a few
+// samples has a biased root (one sample: 0 or nearly 1) and no spread to
+// measure, so consecutive sampling windows of a thread are solved together
+// until they hold kMinWindowSamples (a short tail joins the last), and a
+// piece holds kMinPieceSamples or more unless the stream is one piece.
+//
+// The windows are solved together, not each on its own. A reuse's
+// accesses in between lie in the pieces it spans, and each evicts at the
+// rate of its own piece's kind: the trigger misses with probability
+//
+//     f(Σ_κ E_κ·a_κ + C)      (a_κ: the accesses in between in pieces of kind κ)
+//
+// Solved each alone, a window took its own rate for every access in
+// between: a loop that reads one field of each struct of a large array,
+// after loops that work on data that stays cached, reuses its lines a
+// whole step later, across those loops; with its own eviction rate (it
+// misses nearly always) for the whole step, the struct reads missed 19 in
+// 20 times in a random-replacement cache of 16 MiB that holds them 6 times
+// in 7 (a 17.6 MB cyclic footprint: 0.166 for 0.0255; StatCache's single
+// equation over the whole run, 0.024). The system is solved by
+// Gauss–Seidel: each window's root (Newton, as for one) with the others'
+// rates held, until no rate moves. Each equation's right side rises with
+// every rate, so started at or above the largest solution (rates of 1, or a
+// smaller cache's) every step stays above it and the rates descend onto it.
 constexpr size_t kMinWindowSamples = 32;
 struct SolvingWindow {
     double accesses = 0;                // Σ w: the accesses its samples stand for
     std::vector<uint32_t> index;        // its samples: ReuseStream::samples[index[j]] …
     std::vector<StreamSample> samples;  // … and their copies, in that order
 };
+// Window k is kind k of the stream's pieces (or the k-th group of
+// sampling windows without positions); a kind may be empty.
 std::vector<SolvingWindow> solving_windows(const ReuseStream& s);
 
-// The share of accesses that evict, E(R), in window w.
-double eviction_ratio(const WindowReuses& w, const CacheFill& cache, double miss_ratio);
+// Buckets window `own`'s samples (in any order); `growth` is their thread's.
+WindowReuses bucket_window(std::span<const StreamSample> samples, uint32_t own, const SpanKinds& spans,
+                           const FootprintGrowth& growth);
 
-// The probability that a reuse misses with `between` accesses in between,
-// when a share `eviction_ratio` of all accesses evict and `cold_evictions`
-// cold misses evict among them: f(eviction_ratio · between + cold_evictions).
-double random_miss_probability(double between, double cold_evictions, double eviction_ratio, uint64_t lines);
+// Sets w.spared for `cache` (the thread's whose growth w was bucketed with).
+void spare_cold(WindowReuses& w, const CacheFill& cache);
 
-// R for a thread's cache. `start`: where Newton's method begins, best at or
-// above the root: 1, or R of a smaller cache (R falls as the cache grows).
-double solve_random_miss_ratio(const WindowReuses& w, const CacheFill& cache, double start = 1);
+// Every window's miss ratio and eviction rate (the share of accesses that
+// evict, E(R)) in one cache. Passed back in to solve the next (larger)
+// cache from there.
+struct RandomSolution {
+    std::vector<double> miss_ratio, eviction;
+};
+void solve_random_miss_ratios(const std::vector<WindowReuses>& windows, const CacheFill& cache,
+                              RandomSolution& solution);
 
-// The sampling variance of R by the delta method: R solves the weighted
-// mean of ψ(R) = f(E(R)·i + C) − R over the samples, so
-// Var R ≈ Σ w²ψ² / (Σ w)² / (1 − g'(E)·E'(R))², times n/(n − 1).
-double random_miss_ratio_variance(const WindowReuses& w, const CacheFill& cache, double miss_ratio);
+// The probability that a reuse misses whose accesses in between are
+// `parts`, with `cold_evictions` cold misses among them that evict, when
+// the windows evict at `eviction`: f(Σ_κ E_κ·a_κ + C).
+double random_miss_probability(std::span<const SpanPart> parts, double cold_evictions,
+                               std::span<const double> eviction, uint64_t lines);
+
+// The sampling variance of window k's R by the delta method, the other
+// windows' rates held: R solves the weighted mean of ψ(R) = f(E·a + C) − R
+// over the samples, so Var R ≈ Σ w²ψ² / (Σ w)² / (1 − g'(E)·E'(R))²,
+// times n/(n − 1).
+double random_miss_ratio_variance(const std::vector<WindowReuses>& windows, size_t k, const CacheFill& cache,
+                                  const RandomSolution& solution);
 
 }  // namespace sprof::analyze

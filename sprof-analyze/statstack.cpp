@@ -9,15 +9,21 @@ StackDistanceModel::StackDistanceModel(const ReuseStream& s) {
     const size_t n = s.samples.size();
     const std::vector<uint64_t> starts = s.pieces.empty() ? std::vector<uint64_t>{0} : s.pieces;
     pieces_.resize(starts.size());
-    for (size_t k = 0; k < starts.size(); ++k) pieces_[k].start = starts[k];
+    uint32_t kinds = 0;
+    for (size_t k = 0; k < starts.size(); ++k) {
+        pieces_[k].start = starts[k];
+        pieces_[k].kind = k < s.piece_kinds.size() ? s.piece_kinds[k] : 0;
+        kinds = std::max(kinds, pieces_[k].kind + 1);
+    }
+    kinds_.resize(kinds);
     for (uint32_t i = 0; i < n; ++i) {
         const auto after = std::upper_bound(starts.begin(), starts.end(), s.samples[i].position);
-        pieces_[static_cast<size_t>(after - starts.begin()) - 1].sample.push_back(i);
+        kinds_[pieces_[static_cast<size_t>(after - starts.begin()) - 1].kind].sample.push_back(i);
     }
-    for (Piece& piece : pieces_) {
-        std::sort(piece.sample.begin(), piece.sample.end(),
+    for (Kind& kind : kinds_) {
+        std::sort(kind.sample.begin(), kind.sample.end(),
                   [&](uint32_t a, uint32_t b) { return s.samples[a].distance < s.samples[b].distance; });
-        for (uint32_t i : piece.sample) piece.distance.push_back(s.samples[i].distance);
+        for (uint32_t i : kind.sample) kind.distance.push_back(s.samples[i].distance);
     }
     std::vector<double> weights(n);
     for (size_t i = 0; i < n; ++i) weights[i] = s.samples[i].weight;
@@ -35,25 +41,25 @@ StackDistanceModel::StackDistanceModel(const ReuseStream& s) {
 
 void StackDistanceModel::reweight(std::span<const double> weights) {
     std::vector<double> in_order;
-    for (size_t k = 0; k < pieces_.size(); ++k) {
+    for (size_t k = 0; k < kinds_.size(); ++k) {
         in_order.clear();
-        for (const uint32_t i : pieces_[k].sample) in_order.push_back(weights[i]);
-        reweight_piece(k, in_order);
+        for (const uint32_t i : kinds_[k].sample) in_order.push_back(weights[i]);
+        reweight_kind(k, in_order);
     }
 }
 
-void StackDistanceModel::reweight_piece(size_t k, std::span<const double> in_piece_order) {
-    Piece& piece = pieces_[k];
-    const size_t n = piece.sample.size();
-    piece.below.resize(n + 1);
-    piece.below[0] = {};
+void StackDistanceModel::reweight_kind(size_t k, std::span<const double> in_kind_order) {
+    Kind& kind = kinds_[k];
+    const size_t n = kind.sample.size();
+    kind.below.resize(n + 1);
+    kind.below[0] = {};
     for (size_t j = 0; j < n; ++j) {
-        const double w = in_piece_order[j];
+        const double w = in_kind_order[j];
         // Never reused: never at or below a finite t, so its product is never read.
-        const double d = piece.distance[j] == kNoReuse ? 0 : static_cast<double>(piece.distance[j]);
-        piece.below[j + 1] = {piece.below[j].weight + w, piece.below[j].product + w * d};
+        const double d = kind.distance[j] == kNoReuse ? 0 : static_cast<double>(kind.distance[j]);
+        kind.below[j + 1] = {kind.below[j].weight + w, kind.below[j].product + w * d};
     }
-    piece.weight = piece.below[n].weight;
+    kind.weight = kind.below[n].weight;
 }
 
 void StackDistanceModel::add_terms(uint64_t distance, uint64_t position, std::vector<Term>& out) const {
@@ -68,12 +74,13 @@ void StackDistanceModel::add_terms(uint64_t distance, uint64_t position, std::ve
     size_t k = static_cast<size_t>(it - pieces_.begin()) - 1;  // pieces_[0].start == 0 ≤ first
     for (; k < pieces_.size() && pieces_[k].start <= last; ++k) {
         const Piece& piece = pieces_[k];
+        const Kind& kind = kinds_[piece.kind];
         const uint64_t lo = std::max(first, piece.start);
         const uint64_t hi = k + 1 < pieces_.size() ? std::min(last, pieces_[k + 1].start - 1) : last;
         // Their distances from the trigger: m = trigger − q, from trigger − hi to trigger − lo.
         auto term = [&](uint64_t t, double sign) {
-            const auto below = std::upper_bound(piece.distance.begin(), piece.distance.end(), t) - piece.distance.begin();
-            out.push_back({static_cast<uint32_t>(k), static_cast<uint32_t>(below), t, sign});
+            const auto below = std::upper_bound(kind.distance.begin(), kind.distance.end(), t) - kind.distance.begin();
+            out.push_back({piece.kind, static_cast<uint32_t>(below), t, sign});
         };
         term(trigger - lo, 1);
         if (trigger - hi > 1) term(trigger - hi - 1, -1);
@@ -81,11 +88,11 @@ void StackDistanceModel::add_terms(uint64_t distance, uint64_t position, std::ve
 }
 
 double StackDistanceModel::value(const Term& term) const {
-    const Piece& piece = pieces_[term.piece];
-    const double all = piece.weight, t = static_cast<double>(term.t);
-    // A piece without weight (no sample drawn in a replicate) knows nothing: every access counts.
+    const Kind& kind = kinds_[term.kind];
+    const double all = kind.weight, t = static_cast<double>(term.t);
+    // A kind without weight (no sample drawn in a replicate) knows nothing: every access counts.
     if (all <= 0) return term.sign * t;
-    const Piece::Below& below = piece.below[term.below];
+    const Kind::Below& below = kind.below[term.below];
     return term.sign * (below.product + t * (all - below.weight)) / all;
 }
 

@@ -35,7 +35,8 @@
 //          = Σ_φ G_φ(m_hi) − G_φ(m_lo − 1),   G_φ(t) = Σ_{m=1}^{t} P_φ(D ≥ m) = E_φ[min(D, t)]
 //
 // where [m_lo, m_hi] are the distances from the trigger of the accesses
-// between the pair that lie in φ. A reuse inside one piece is StatStack's
+// between the pair that lie in φ, and P_φ is the distribution of φ's kind:
+// the samples of every piece like it (reuse_pieces.hpp). A reuse inside one piece is StatStack's
 // formula with that piece's distribution; a stream of one piece is
 // StatStack's. A reuse too short to have a sample in between needs none:
 // its accesses draw from the piece they lie in.
@@ -79,32 +80,37 @@ public:
     void sample_expected(std::vector<double>& out) const;
 
     // The same pieces with new weights (weights[i] ≥ 0 for the stream's
-    // sample i): the bootstrap's replicates. reweight_piece gives piece k's
-    // in the piece's order (that of piece_samples(k)), as the bootstrap
+    // sample i): the bootstrap's replicates. reweight_kind gives kind k's
+    // in the kind's order (that of kind_samples(k)), as the bootstrap
     // draws them.
     void reweight(std::span<const double> weights);
-    void reweight_piece(size_t k, std::span<const double> in_piece_order);
+    void reweight_kind(size_t k, std::span<const double> in_kind_order);
 
     size_t pieces() const { return pieces_.size(); }
-    // The stream's samples in piece k (indices into ReuseStream::samples).
-    std::span<const uint32_t> piece_samples(size_t k) const { return pieces_[k].sample; }
+    size_t kinds() const { return kinds_.size(); }
+    // The stream's samples of kind k (indices into ReuseStream::samples).
+    std::span<const uint32_t> kind_samples(size_t k) const { return kinds_[k].sample; }
 
 private:
     struct Piece {
-        uint64_t start = 0;                 // its first access
+        uint64_t start = 0;  // its first access
+        uint32_t kind = 0;   // whose distribution its accesses draw from
+    };
+    // The samples of every piece of one kind (reuse_pieces.hpp), pooled.
+    struct Kind {
         std::vector<uint64_t> distance;     // its samples' distances, ascending (kNoReuse last)
         std::vector<uint32_t> sample;       // the stream's index of each
         // Σ w and Σ w·d of the first k samples (k = 0 … n), side by side:
-        // a term reads both, from anywhere in the piece.
+        // a term reads both, from anywhere in the kind.
         struct Below {
             double weight = 0, product = 0;
         };
         std::vector<Below> below;
         double weight = 0;  // Σ w of all its samples
     };
-    // ± G_φ(t), with `below` = the piece's samples at distance ≤ t.
+    // ± G_φ(t), with `below` = the kind's samples at distance ≤ t.
     struct Term {
-        uint32_t piece = 0, below = 0;
+        uint32_t kind = 0, below = 0;
         uint64_t t = 0;
         double sign = 1;
     };
@@ -112,6 +118,7 @@ private:
     double value(const Term& term) const;
 
     std::vector<Piece> pieces_;
+    std::vector<Kind> kinds_;
     std::vector<Term> own_terms_;       // of every sample's reuse
     std::vector<uint32_t> own_first_;   // sample i's terms: own_terms_[own_first_[i], own_first_[i + 1])
     std::vector<uint32_t> never_reused_;  // the samples never reused (E[S] = ∞)

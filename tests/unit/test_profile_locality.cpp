@@ -319,7 +319,7 @@ std::string window_payload(uint32_t tid, uint32_t window, uint64_t accesses, uin
     return r.b;
 }
 
-// A 1.9 window part that says only what a thread's collection dropped.
+// A 1.10 window part that says only what a thread's collection dropped.
 std::string lost_part(uint32_t tid, uint64_t records, uint64_t allocations) {
     BigEndian r;
     r.u64(records), r.u64(allocations);
@@ -464,7 +464,7 @@ TEST_CASE("parts of a window, of a thread's curve and of a function's counts add
                 {11, functions_payload(7, 1, 40, {24, 16})},
                 {8, window_payload(8, 0, 500, 1, 0)},  // another thread's window between the parts
                 {8, window_payload(7, 0, 24, 1, 6)},
-                {8, lost_part(7, 5, 2)},  // 1.9: what the runtime dropped, as a part of window 0
+                {8, lost_part(7, 5, 2)},  // 1.10: what the runtime dropped, as a part of window 0
                 {8, lost_part(7, 1, 0)},
                 {10, curve_payload(7, 5, {{8, 5}, {16, 1}}, {{16, 2}})},
                 {11, functions_payload(7, 1, 5, {5, 1})},
@@ -661,7 +661,7 @@ TEST_CASE("inconsistent locality detail is a one-line error") {
         CHECK(e4 == want("TENURES", at4, "a tenure ends with a gap it did not see"));
         auto [e5, at5] = tenure(0, {{kNoReuse, 0, 64, 1}});
         CHECK(e5 == want("TENURES", at5, "tenure step of 0 accesses"));
-        CHECK(tenure(2, {{kNoReuse, 66, 528, 1}}).first == "no error");  // a roulette won: over 32, weighted (1.9)
+        CHECK(tenure(2, {{kNoReuse, 66, 528, 1}}).first == "no error");  // a roulette won: over 32, weighted (1.10)
         auto [e6, at6] = tenure(7, {{kNoReuse, 1, 1, 1}});
         CHECK(e6 == want("TENURES", at6, "tenure ended in an unknown way (7)"));
         auto [e7, at7] = tenure(0, {});
