@@ -79,7 +79,7 @@ void add_sampled(LocalityData& out, const Source& src, uint32_t source) {
             throw ProfileError(fmt::format("{}: window {} of thread {} has reuse samples but no accesses", src.path,
                                            head.window, head.tid));
         if (out.streams.empty() || out.streams.back().source != source || out.streams.back().tid != head.tid)
-            out.streams.push_back({source, head.tid, {}, {}, {}, {}});
+            out.streams.push_back({source, head.tid, {}, {}, {}, {}, {}});
         ReuseStream& stream = out.streams.back();
         const size_t count = end - i;
         stream.windows.push_back({accesses, stream.samples.size(), count});
