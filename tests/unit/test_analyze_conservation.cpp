@@ -27,7 +27,8 @@ constexpr uint64_t ms = 1'000'000;
 
 // task-clock and page-faults, both always live: `loop` computes and faults
 // never, but its 2 entry samples (at line 10) carry the 500 faults that
-// `touch` made at its end; `touch` faults 1,000 times at line 20.
+// `touch` made at its end (its carry-forward sum says 700); `touch` faults
+// 1,000 times at line 20.
 Profile entry_profile() {
     Profile p;
     p.header.collector = "sprof_lib";
@@ -41,7 +42,7 @@ Profile entry_profile() {
     p.lines.strings = {"/src/app.c"};
     p.lines.locations = {{0, 0, 10, {}}, {0, 0, 11, {}}, {1, 0, 20, {}}};
     Interval iv{.tid = 1, .seq = 0, .start_ns = 0, .end_ns = 200 * ms, .cells = {}, .lines = {}};
-    FunctionCell loop{0, 10, 100 * ms, {{100 * ms, 100 * ms, 1e8}, {500, 100 * ms, 500}}, 2};
+    FunctionCell loop{0, 10, 100 * ms, {{100 * ms, 100 * ms, 1e8}, {500, 100 * ms, 700}}, 2};
     loop.events[1].entry_count = 500;
     loop.events[1].entry_coverage_ns = 20 * ms;
     loop.events[0].entry_count = 20 * ms;
@@ -142,25 +143,26 @@ Profile rank_profile(int rank, uint32_t seed) {
 TEST_CASE("--lines: a function's lines share the flat estimate, by hand, and --estimator changes them") {
     const Dataset d = dataset_of({entry_profile()});
     const uint32_t loop = function_named(d, "loop");
-    // The flat report: coverage takes loop's rate from its inner samples (no
-    // faults there): 0; carry-forward charges every delta: 500.
+    // The flat report: coverage keeps the entries' faults in loop's rate, so
+    // that the functions add up to the run (where they lay, its interval
+    // says, is not known): 500; carry-forward's sum: 700.
     const auto flat = function_estimates(by_function(d, all_intervals(d)), Estimator::coverage);
     REQUIRE(flat[loop][1]);
-    CHECK(flat[loop][1]->value == 0);
+    CHECK(flat[loop][1]->value == 500);
+    CHECK(function_estimates(by_function(d, all_intervals(d)), Estimator::carry)[loop][1]->value == 700);
     for (const Estimator e : {Estimator::coverage, Estimator::carry}) {
         const LineProfile lp = line_profile(d, {InlineMode::caller, "loop", e});
         REQUIRE(lp.rows.size() == 2);
         REQUIRE(lp.rows[0].estimates[1]);
         REQUIRE(lp.rows[1].estimates[1]);
-        // Line 10 held the entries: their 500 faults are its share only where
-        // the function's estimate holds them.
-        CHECK(lp.rows[0].estimates[1]->value == (e == Estimator::coverage ? 0 : 500));
+        // Line 10 held the entries, so all of the function's estimate.
+        CHECK(lp.rows[0].estimates[1]->value == (e == Estimator::coverage ? 500 : 700));
         CHECK(lp.rows[1].estimates[1]->value == 0);
         CHECK(lp.rows[0].estimates[0]->value == doctest::Approx(20e6));
     }
     const std::string coverage = lines_csv(d, Estimator::coverage), carry = lines_csv(d, Estimator::carry);
-    CHECK(coverage.find("app.c:10,loop,app,2,0.02,10,20000000,0,") != std::string::npos);
-    CHECK(carry.find("app.c:10,loop,app,2,0.02,10,20000000,500,") != std::string::npos);
+    CHECK(coverage.find("app.c:10,loop,app,2,0.02,10,20000000,500,") != std::string::npos);
+    CHECK(carry.find("app.c:10,loop,app,2,0.02,10,20000000,700,") != std::string::npos);
 }
 
 TEST_CASE("--lines: on random profiles, every function's lines add up to its flat estimate") {
