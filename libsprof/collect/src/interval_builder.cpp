@@ -48,6 +48,9 @@ void IntervalBuilder::add(uint32_t function, const RawSample& raw, uint32_t loca
         // The interval starts where its first sampling interval started.
         start_ns_ = raw.wall_ns > raw.ref_ns ? raw.wall_ns - raw.ref_ns : 0;
         started_ = true;
+        for (const Record& r : before_first_tick_) add_record(r.function, r.sample, r.location);
+        before_first_tick_.clear();
+        before_first_tick_.shrink_to_fit();
     }
     ++samples_;
     ticks_ += ticks_in(raw.ref_ns);
@@ -79,9 +82,14 @@ void IntervalBuilder::add(uint32_t function, const RawSample& raw, uint32_t loca
 }
 
 void IntervalBuilder::add_record(uint32_t function, const RawSample& s, uint32_t location) {
+    // The time line is the ticks': records before a thread's first tick
+    // wait for it, so that a thread never ticked (a main thread that starts
+    // others and waits) makes no interval that spans the run; their events
+    // go into its first interval (none if it never ticks, as when ticks
+    // carried every event).
     if (!started_) {
-        start_ns_ = s.wall_ns;
-        started_ = true;
+        before_first_tick_.push_back({function, location, s});
+        return;
     }
     last_ns_ = std::max(last_ns_, s.wall_ns);
     const uint32_t sampled = s.live_mask & self_sampled_;

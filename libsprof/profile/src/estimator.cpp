@@ -116,19 +116,28 @@ void extrapolate_self_sampled(Interval& iv, uint32_t self_sampled) {
         }
         // Never live at a tick (records only, or none): taken as counted.
         const double phi = live == 0 || live >= time ? 1.0 : static_cast<double>(live) / static_cast<double>(time);
-        auto extrapolate = [&](EventCell& ec, bool spread) {
+        auto extrapolate = [&](EventCell& ec, bool spread, bool ticked) {
             if (ec.self_sampled) return;
-            ec.count = static_cast<uint64_t>(std::llround(static_cast<double>(ec.count) / phi));
+            const double seen = static_cast<double>(ec.count);
+            ec.count = static_cast<uint64_t>(std::llround(seen / phi));
             ec.entry_count = std::min(ec.count, static_cast<uint64_t>(std::llround(static_cast<double>(ec.entry_count) / phi)));
-            ec.sq = spread && std::isfinite(ec.sq) ? (1 - phi) / (phi * phi) * ec.sq : 0;
+            // Never below a Poisson count's: k events seen say little of how
+            // many a rotation missed when k is small (its 95 % upper bound
+            // (√(k+1) + z/2)², as an sd of (bound − k)/z); none seen in a
+            // function the ticks found is no proof of none: one unseen event,
+            // as for a counted event.
+            const double missed = (1 - phi) / (phi * phi);
+            const double bound = std::pow(std::sqrt(seen + 1) + kZ95 / 2, 2);
+            const double floor = seen > 0 ? missed * std::pow((bound - seen) / kZ95, 2) : ticked ? missed : 0;
+            ec.sq = spread && std::isfinite(ec.sq) ? std::max(missed * ec.sq, floor) : 0;
             ec.entry_sq = spread && std::isfinite(ec.entry_sq) ? ec.entry_sq / (3 * phi * phi) : 0;
             ec.carry = NAN;
             ec.self_sampled = true;
         };
         for (FunctionCell& c : iv.cells)
-            if (e < c.events.size()) extrapolate(c.events[e], true);
+            if (e < c.events.size()) extrapolate(c.events[e], true, c.samples > 0);
         for (LineCell& c : iv.lines)
-            if (e < c.events.size()) extrapolate(c.events[e], false);
+            if (e < c.events.size()) extrapolate(c.events[e], false, false);
     }
 }
 

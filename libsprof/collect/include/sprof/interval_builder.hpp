@@ -121,6 +121,13 @@ private:
     std::optional<uint32_t> last_record_function_;
     // By function: the self-sampled events charged to it since the last tick.
     std::unordered_map<uint32_t, std::vector<uint64_t>> window_;
+    // Records that came before the thread's first tick (add_record).
+    struct Record {
+        uint32_t function;
+        uint32_t location;
+        RawSample sample;
+    };
+    std::vector<Record> before_first_tick_;
 };
 
 }  // namespace sprof
