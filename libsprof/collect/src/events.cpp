@@ -173,15 +173,15 @@ bool is_time_like(const EventSpec& ev) {
 
 bool can_sample_itself(const EventSpec& ev) {
     if (ev.time_like) return false;
-    switch (ev.attr.type) {
-    case PERF_TYPE_SOFTWARE:
-        // Placeholders that never count (dummy, bpf-output) have nothing to attribute.
-        return ev.attr.config != PERF_COUNT_SW_DUMMY && ev.attr.config != PERF_COUNT_SW_BPF_OUTPUT;
-    case PERF_TYPE_HARDWARE:
-    case PERF_TYPE_HW_CACHE:
-    case PERF_TYPE_RAW: return true;
-    default: return false;  // other PMUs (msr/, uncore) mostly cannot sample: counted at the ticks
-    }
+    // Software events only, for now. A PMU event at 10^8 a second starts at
+    // a period made for page faults and is throttled until the period has
+    // grown, and since Linux 6.16 a throttle stops the whole group, clock
+    // included: on the arm64 guest's PMU (scripts/pmu-test) sprof_lib lost
+    // 70 % of the instructions. PMU events are counted at the ticks until
+    // their first period comes from the event's kind.
+    if (ev.attr.type != PERF_TYPE_SOFTWARE) return false;
+    // Placeholders that never count (dummy, bpf-output) have nothing to attribute.
+    return ev.attr.config != PERF_COUNT_SW_DUMMY && ev.attr.config != PERF_COUNT_SW_BPF_OUTPUT;
 }
 
 std::vector<std::string> split_list(const std::string& s) {

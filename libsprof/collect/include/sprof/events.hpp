@@ -21,10 +21,10 @@ struct EventSpec {
     bool user_only() const { return attr.exclude_kernel; }
 };
 
-// Whether the kernel can raise a sample on the event's own overflow: the
-// software events that are not time (page faults, context switches, …) and
-// the PMU's events. Time (task-clock, cpu-clock, msr/tsc/) is what the ticks
-// attribute.
+// Whether the event is attributed by its own overflow samples: the software
+// events that are not time (page faults, context switches, …). Time
+// (task-clock, cpu-clock, msr/tsc/) is what the ticks attribute; PMU events
+// are counted at the ticks for now (events.cpp says why).
 bool can_sample_itself(const EventSpec& ev);
 
 struct EventError : std::runtime_error {
