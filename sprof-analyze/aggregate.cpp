@@ -132,7 +132,7 @@ Counts total(const std::vector<Counts>& per_function, size_t n_events) {
 }
 
 bool occurs(const Counts& c) {
-    return c.samples > 0 ||
+    return c.samples > 0 || c.time_ns > 0 ||
            std::any_of(c.events.begin(), c.events.end(), [](const EventCell& e) { return e.self_sampled && e.count > 0; });
 }
 

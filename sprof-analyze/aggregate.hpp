@@ -66,9 +66,11 @@ Counts total(const Dataset& d, std::span<const uint32_t> intervals);
 Counts total(const Dataset& d, std::span<const TimeRow> rows);
 Counts total(const std::vector<Counts>& per_function, size_t n_events);
 
-// Whether a function's counts belong in a report: it was ticked in, or its
-// own events' records found it there (a function that faults and is never
-// ticked in still has its faults).
+// Whether a function's counts belong in a report: it was ticked in, it holds
+// time (a tick split at a call boundary gives the function it left a part of
+// the tick, not a sample), or its own events' records found it there (a
+// function that faults and is never ticked in still has its faults). Every
+// report and export asks this, so they all list the same functions.
 bool occurs(const Counts& c);
 
 // Function indices that occur, most reference time first (ties: by name).

@@ -125,7 +125,7 @@ std::vector<std::vector<Estimates>> group_estimates(const Dataset& d, std::span<
     for (size_t g = 0; g < groups.size(); ++g) {
         per_function[g] = by_function(d, intervals[g]);
         for (uint32_t f = 0; f < d.functions.size(); ++f)
-            if (occurs(per_function[g][f]) || per_function[g][f].time_ns) parts.push_back({f, &per_function[g][f]});
+            if (occurs(per_function[g][f])) parts.push_back({f, &per_function[g][f]});
     }
     auto shares = split_estimates(parts, function_estimates(by_function(d, all_intervals(d)), e), e);
     std::vector<std::vector<Estimates>> out(groups.size(),
@@ -133,7 +133,7 @@ std::vector<std::vector<Estimates>> group_estimates(const Dataset& d, std::span<
     size_t next = 0;
     for (size_t g = 0; g < groups.size(); ++g)
         for (uint32_t f = 0; f < d.functions.size(); ++f)
-            if (occurs(per_function[g][f]) || per_function[g][f].time_ns) out[g][f] = std::move(shares[next++]);
+            if (occurs(per_function[g][f])) out[g][f] = std::move(shares[next++]);
     return out;
 }
 

@@ -216,7 +216,7 @@ std::vector<std::pair<Place, Counts>> places(const Dataset& d, const std::vector
     auto add = [&](uint32_t f) {
         if (done[f]) return;
         done[f] = true;
-        if (occurs(per_function[f]) || per_function[f].time_ns > 0) out.push_back({{.function = f}, per_function[f]});
+        if (occurs(per_function[f])) out.push_back({{.function = f}, per_function[f]});
         for (auto& p : of_function[f]) out.push_back(std::move(p));
     };
     for (uint32_t f : ranked) add(f);

@@ -105,10 +105,10 @@ Imbalance imbalance(const Dataset& d, const ImbalanceParams& params) {
         bool ran = false;
         for (size_t i = 0; i < out.ranks.size(); ++i) {
             const Counts& c = per_function[i][f];
-            const bool here = occurs(c) || c.time_ns;  // as group_estimates shares it
+            const bool here = occurs(c);  // as group_estimates shares it
             cells.push_back(here ? &c : nullptr);
             estimates.push_back(here ? &shares[i][f] : nullptr);
-            ran = ran || occurs(c);
+            ran = ran || here;
         }
         if (ran) out.rows.push_back(make_row(f, cells, estimates, out.ranks, d.events.size()));
     }
