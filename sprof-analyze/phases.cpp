@@ -20,8 +20,9 @@ constexpr double kRateWeight = 0.5;
 // Poisson noise: its weight is lowered until its noise variance is no more
 // than this, the sampling noise of a function's time share at ~50 samples.
 constexpr double kRateNoiseBudget = 0.005;
-// Two phases whose mean vectors differ by less than this (squared distance)
-// are never told apart: about a tenth of the time moving between functions.
+// Two phases that differ by less than this are never told apart: a tenth of
+// the time moving from one function to another (2 × 0.1², see
+// difference_that_matters), or rates as far apart.
 constexpr double kMinDistinct = 0.02;
 // Penalty per segment in units of noise variance × ln(rows) (BIC-like).
 constexpr double kPenaltyPerNoise = 3.0;
@@ -232,12 +233,47 @@ std::vector<size_t> merge_short_segments(const Features& x, std::vector<size_t> 
     return starts;
 }
 
-// A kind of phase: the weighted mean of the rows that establish it, and
-// their weight.
+// A kind of phase: the weighted mean of the rows that establish it, the
+// mean of their untransformed function shares (Features::shares), and their
+// weight.
 struct Kind {
     std::vector<double> mean;
+    std::vector<double> shares;
     double weight;  // in full rows
 };
+
+// The weighted mean of the given rows as a kind.
+template <typename Rows>
+Kind kind_of_rows(const Features& x, const Rows& rows) {
+    Kind k{std::vector<double>(x.dims, 0.0), std::vector<double>(x.share_dims, 0.0), 0.0};
+    for (const size_t r : rows) {
+        const double w = x.weight(r);
+        for (size_t j = 0; j < x.dims; ++j) k.mean[j] += w * x.at(r, j);
+        for (size_t j = 0; j < x.share_dims; ++j) k.shares[j] += w * x.share(r, j);
+        k.weight += w;
+    }
+    if (k.weight > 0) {
+        for (double& v : k.mean) v /= k.weight;
+        for (double& v : k.shares) v /= k.weight;
+    }
+    return k;
+}
+
+// How much two kinds differ where it matters to a reader: twice the square
+// of the share of time that moved between functions (half the shares' L1
+// distance) plus the squared distance of the other dimensions (rates).
+// Significance is judged on the transformed shares, whose noise is alike
+// at every share; whether a difference matters is not: under asin √p a
+// function at 4 % of the time against 0.5 % is as far apart as one at 45 %
+// against 55 %, and a fill loop's clock_gettime calls, 1 or 2 of 25 samples
+// a row while the machine was busy and none after, made fill two phases.
+double difference_that_matters(const Features& x, const Kind& a, const Kind& b) {
+    double moved = 0;
+    for (size_t j = 0; j < x.share_dims; ++j) moved += std::abs(a.shares[j] - b.shares[j]) / 2;
+    double rest = 0;
+    for (size_t j = x.share_dims; j < x.dims; ++j) rest += std::pow(a.mean[j] - b.mean[j], 2);
+    return 2 * moved * moved + rest;
+}
 
 double squared_distance(const Features& x, size_t r, const std::vector<double>& m) {
     double d = 0;
@@ -263,15 +299,9 @@ Kind without_farthest(const Features& x, size_t first, size_t last, size_t drop,
     size_t kept = by_distance.size();
     while (kept > 1 && by_distance.size() - kept < drop && kept_weight - x.weight(by_distance[kept - 1].second) >= enough)
         kept_weight -= x.weight(by_distance[--kept].second);
-    Kind k{std::vector<double>(x.dims, 0.0), 0.0};
-    for (size_t i = 0; i < kept; ++i) {
-        const size_t r = by_distance[i].second;
-        for (size_t j = 0; j < x.dims; ++j) k.mean[j] += x.weight(r) * x.at(r, j);
-        k.weight += x.weight(r);
-    }
-    if (k.weight > 0)
-        for (double& v : k.mean) v /= k.weight;
-    return k;
+    std::vector<size_t> rows;
+    for (size_t i = 0; i < kept; ++i) rows.push_back(by_distance[i].second);
+    return kind_of_rows(x, rows);
 }
 
 // The kind a segment establishes: its mean without its min_length − 1 rows
@@ -282,7 +312,9 @@ Kind without_farthest(const Features& x, size_t first, size_t last, size_t drop,
 // their boundary (a first segment whose first row is half start-up is the
 // kind of its other rows).
 Kind kind_of(const Features& x, size_t first, size_t last, size_t min_length) {
-    Kind k{mean_of(x, first, last), weight_of(x, first, last)};
+    std::vector<size_t> rows(last - first);
+    for (size_t r = first; r < last; ++r) rows[r - first] = r;
+    Kind k = kind_of_rows(x, rows);
     for (size_t n = 1; n < min_length && n < last - first; ++n) k = without_farthest(x, first, last, n, k.mean);
     return k;
 }
@@ -302,7 +334,8 @@ std::vector<Phase> auto_phases(const Features& x, size_t min_length) {
 
     // A segment gets the label of an earlier kind of phase when a boundary
     // between the two would not pay for itself (their difference is within
-    // the noise for their lengths), or when they differ too little to matter.
+    // the noise for their lengths), or when they differ too little to matter
+    // (difference_that_matters).
     std::vector<Phase> phases;
     std::vector<Kind> kinds;
     for (size_t i = 0; i + 1 < starts.size(); ++i) {
@@ -320,9 +353,10 @@ std::vector<Phase> auto_phases(const Features& x, size_t min_length) {
             const Kind k = x.sampled_shares ? own
                                             : without_farthest(x, starts[i], starts[i + 1], min_length - 1, kinds[l].mean);
             if (k.weight <= 0) continue;  // rows without time
-            double dist = squared_distance(k.mean, kinds[l].mean);
-            double same = std::max(kMinDistinct, penalty * (k.weight + kinds[l].weight) / (k.weight * kinds[l].weight));
-            if (dist < same && dist < nearest) nearest = dist, label = l;
+            const double dist = squared_distance(k.mean, kinds[l].mean);
+            const double noise = penalty * (k.weight + kinds[l].weight) / (k.weight * kinds[l].weight);
+            const bool same = dist < noise || difference_that_matters(x, k, kinds[l]) < kMinDistinct;
+            if (same && dist < nearest) nearest = dist, label = l;
         }
         if (label == kinds.size()) kinds.push_back(kind_of(x, starts[i], starts[i + 1], min_length));
         std::string name = phase_label(label);
@@ -384,6 +418,7 @@ Features row_features(const Dataset& d, const std::vector<TimeRow>& rows, const 
     x.rows = rows.size();
     x.sampled_shares = !any_dropped;
     x.dims = share_dims + rate_dims.size();
+    x.share_dims = fn_dims;
     x.values.assign(x.rows * x.dims, 0.0);
     std::vector<uint64_t> row_samples(rows.size(), 0), row_times(rows.size(), 0);
     std::vector<double> last_known(rate_dims.size(), 0.0);
@@ -404,6 +439,7 @@ Features row_features(const Dataset& d, const std::vector<TimeRow>& rows, const 
             }
         }
         for (size_t k = 0; k < share_dims; ++k) row[k] = row_time ? row[k] / static_cast<double>(row_time) : 0;
+        x.shares.insert(x.shares.end(), row, row + fn_dims);
         // A share of n samples varies by p(1 − p)/n: a big share's noise
         // would drown a small function's real change (python3's stripped
         // interpreter holds half of every row in one "[unknown]" share, and

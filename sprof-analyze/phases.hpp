@@ -39,7 +39,14 @@ struct Features {
     // dropped by the kernel: see row_features), so that a segment is
     // compared with a kind of phase by its own mean (auto_phases).
     bool sampled_shares = false;
+    // The first `share_dims` dimensions' function shares as fractions of the
+    // row's time, before any transform (rows × share_dims): how much time
+    // two kinds of phase move between functions is told on these (see
+    // auto_phases). None: every dimension is compared as it is.
+    size_t share_dims = 0;
+    std::vector<double> shares;
     double at(size_t r, size_t d) const { return values[r * dims + d]; }
+    double share(size_t r, size_t k) const { return shares[r * share_dims + k]; }
     double weight(size_t r) const { return weights.empty() ? 1.0 : weights[r]; }
 };
 

@@ -403,3 +403,26 @@ TEST_CASE("a phase's kernel time that moves with the machine's load is one phase
     CHECK(labels(a.phases) == "AB");
     CHECK(starts(a.phases) == std::vector<size_t>{23});
 }
+
+// A run sampled in full (root): its shares are shares of samples, compared
+// as asin √p for significance; whether two stretches differ enough to be
+// phases is the share of time that moved between functions.
+TEST_CASE("a small function that comes and goes is no phase; one that takes a fifth of the time is") {
+    // clock_gettime in a fill loop: 1 or 2 of every row's 25 ticks (6 % of
+    // the stretch's time; asin √p sets it farther from none than 45 % from
+    // 55 %), or 5 of every row's 25 (20 %).
+    for (const bool small : {true, false}) {
+        UserOnlyRank rank({"fill", "clock_gettime"});
+        rank.p.header.events[0].user_only = false;
+        const uint64_t tick = 2'000'000;
+        for (int i = 0; i < 12; ++i) rank.row(0, 25);
+        for (int i = 0; i < 12; ++i) {
+            const uint64_t mine = small ? 1 + i % 2 : 5;
+            rank.row({UserOnlyRank::cell(0, 25 - mine, (25 - mine) * tick), UserOnlyRank::cell(1, mine, mine * tick)});
+        }
+        for (int i = 0; i < 12; ++i) rank.row(0, 25);
+        const auto got = auto_phases_of(rank.p);
+        CAPTURE(small);
+        CHECK(labels(got.phases) == (small ? "A" : "ABA"));
+    }
+}
