@@ -46,6 +46,7 @@ struct FittedPhase {
 struct Calibration {
     MachineModel model;
     std::vector<FittedPhase> phases;  // the observations, as fitted
+    std::vector<std::string> unfitted;  // events recorded but no regressor (see fit_machine)
 };
 // Fits a model to profiles (`sets[i]` read from `paths[i]`): every phase
 // whose events are all known is an observation. Throws runtime_error when

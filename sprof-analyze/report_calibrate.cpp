@@ -1,5 +1,6 @@
 // --calibrate: load each profile, fit, write MACHINE.json, print the fit.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "calibrate.hpp"
 
@@ -31,6 +32,9 @@ void print_calibration(const Calibration& c, Format format, const std::string& m
     fit.write_text(out);
     out << fmt::format("\n{} phases of {} profiles; seconds per event:", m.observations, m.profiles.size());
     for (size_t k = 0; k < m.events.size(); ++k) out << fmt::format(" {}={:.4g}", m.events[k], m.seconds_per_event[k]);
+    if (!c.unfitted.empty())
+        out << fmt::format("\nnot fitted: {} (the scheduler's: they count the machine's load as much as the work)",
+                           fmt::join(c.unfitted, ", "));
     out << fmt::format("\nfit error: rms {:.4g} s, {:.1f} % relative; model written to {}\n", m.rms_error_s,
                        100 * m.rms_relative_error, model_path);
 }
