@@ -52,9 +52,18 @@ constexpr uint64_t kAllDone = ~uint64_t(0);
 struct Runtime {
     RunOptions opts;
     std::unique_ptr<Backend> backend;
+    // Opened at load; in a forked child at its first tick (open_session): a
+    // child that execs or exits before it was ticked leaves no file (what it
+    // counted in less than a sample period is not recorded), and its exec'd
+    // image is image 0 of its pid, as if sprof never saw the fork.
     std::unique_ptr<ProfileSession> session;
+    std::string path;  // the profile's, until the session opens
+    ProfileHeader header;
+    std::vector<ObjectSymbols> tables;
+    uint64_t t0_ns = 0;
+    unsigned image = 0;  // of this pid (SPROF_IMAGE)
     int signo = 0;
-    pid_t owner = 0;  // the process this runtime profiles (not a forked child)
+    pid_t owner = 0;  // the process this runtime profiles (its forked children have their own)
     pthread_t writer{};
     int wake_fd = -1;  // posts to the writer
     int done_fd = -1;  // the writer's answers
@@ -80,8 +89,34 @@ void warn(const std::string& msg) {
     if (write(STDERR_FILENO, line.data(), line.size()) < 0) {}
 }
 
-// Moves every buffered sample into the session; reclaims slots of exited threads.
+// The profile's file, written from here on; the image an exec of this pid
+// goes on in is the next one.
+void open_session(Runtime& rt) {
+    rt.session = std::make_unique<ProfileSession>(rt.path, std::move(rt.header), 0, rt.t0_ns, std::move(rt.tables));
+    std::snprintf(g_next_image, sizeof g_next_image, "%s=%d:%u", kImageVariable, int(rt.owner), rt.image + 1);
+}
+
+// Whether a thread was ticked since the last drain (not only its tail at a
+// stop, nor its events' records): a forked child that execs at once (a
+// shell's) leaves no profile of the instant before.
+bool any_tick() {
+    for (auto& entry : g_slots) {
+        const ThreadSlot* t = entry.load(std::memory_order_acquire);
+        if (!t) continue;
+        const uint64_t head = t->head.load(std::memory_order_acquire);
+        for (uint64_t i = t->tail.load(std::memory_order_relaxed); i != head; ++i)
+            if (const RawSample& s = t->ring[i % kRing]; s.tick && s.pc != kTailPc) return true;
+    }
+    return false;
+}
+
+// Moves every buffered sample into the session; reclaims slots of exited
+// threads. Opens a forked child's session at its first tick.
 void drain(Runtime& rt, bool final) {
+    if (!rt.session) {
+        if (!any_tick()) return;
+        open_session(rt);
+    }
     for (auto& entry : g_slots) {
         ThreadSlot* t = entry.load(std::memory_order_acquire);
         if (!t) continue;
@@ -147,17 +182,17 @@ void answer(Runtime& rt, uint64_t seq) {
 bool carry_out(Runtime& rt, uint64_t c, bool& suspended) {
     // After an exec's END any request means the exec failed: take the END back first.
     if (suspended) {
-        rt.session->resume();
+        if (rt.session) rt.session->resume();
         suspended = false;
     }
     switch (c) {
     case kFinal:
         drain(rt, true);
-        rt.session->finish(static_cast<EndHow>(rt.end_how.load()), rt.end_value.load(), lost_samples(rt));
+        if (rt.session) rt.session->finish(static_cast<EndHow>(rt.end_how.load()), rt.end_value.load(), lost_samples(rt));
         return false;
     case kExec:
         drain(rt, true);
-        rt.session->end_for_exec(lost_samples(rt));
+        if (rt.session) rt.session->end_for_exec(lost_samples(rt));
         suspended = true;  // nothing more is written unless the exec fails
         return true;
     default:  // kResume: the END is already taken back
@@ -187,7 +222,7 @@ void* writer_main(void*) {
             }
             if (!suspended) {
                 drain(rt, false);
-                rt.session->flush_parts();
+                if (rt.session) rt.session->flush_parts();
             }
         }
     } catch (const std::exception& e) {
@@ -202,7 +237,12 @@ void* writer_main(void*) {
 // Runs at exit(): after the program's own atexit handlers (registered later).
 void at_exit(int status, void*) { end_profile(EndHow::exit, status); }
 
-void set_up() {
+// How a runtime begins: with the program, or in a child the program forked
+// (which inherited the sampling signal's handler, the fatal signals' and the
+// exit handler from it).
+enum class Start { load, fork };
+
+void set_up(Start how, int inherited_signo) {
     auto rt = std::make_unique<Runtime>();
     // What sprof_lib handed over, or the defaults in a program linked with -lsprof_rt.
     rt->opts = from_environment();
@@ -212,22 +252,26 @@ void set_up() {
 
     std::string program = exe_path(0);
     if (program.empty()) program = "unknown";
-    ProfileHeader h = make_profile_header("sprof_lib", rt->opts, program, command_line(0), rt->owner);
-    std::vector<ObjectSymbols> tables;  // precomputed by preprof: no ELF reading at start
-    if (!rt->opts.control.empty()) tables = std::move(read_control_file(rt->opts.control).run.tables);
+    rt->header = make_profile_header("sprof_lib", rt->opts, program, command_line(0), rt->owner);
+    // Precomputed by preprof: no ELF reading at start.
+    if (!rt->opts.control.empty()) rt->tables = std::move(read_control_file(rt->opts.control).run.tables);
 
     const char* root = std::getenv(kRootPidVariable);
-    const bool descendant = root && std::atoi(root) != rt->owner;
+    const bool descendant = how == Start::fork || (root && std::atoi(root) != rt->owner);
     // The image this process exec'd into (0: the first one we see).
-    const unsigned image = image_number(std::getenv(kImageVariable), rt->owner);
-    std::snprintf(g_next_image, sizeof g_next_image, "%s=%d:%u", kImageVariable, int(rt->owner), image + 1);
-    std::string path = expand_output_path(rt->opts.output, program, rt->owner, descendant, image);
-    rt->session = std::make_unique<ProfileSession>(path, std::move(h), 0, monotonic_ns(), std::move(tables));
+    rt->image = image_number(std::getenv(kImageVariable), rt->owner);
+    rt->path = expand_output_path(rt->opts.output, program, rt->owner, descendant, rt->image);
+    rt->t0_ns = monotonic_ns();
+    if (how == Start::load) open_session(*rt);
     if (rt->opts.locality.present) {  // before the writer thread, which alone writes once it runs
-        rt->session->writer().add_locality_run(rt->opts.locality);
-        locality::start(rt->opts.locality);
+        if (how == Start::fork) {
+            warn("forked child " + std::to_string(rt->owner) + ": time and events are profiled, locality is not");
+        } else {
+            rt->session->writer().add_locality_run(rt->opts.locality);
+            locality::start(rt->opts.locality);
+        }
     }
-    rt->signo = install_handler();
+    rt->signo = how == Start::fork ? inherited_signo : install_handler();
     rt->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
     rt->done_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
     if (rt->wake_fd < 0 || rt->done_fd < 0) throw std::runtime_error("eventfd failed");
@@ -243,17 +287,19 @@ void set_up() {
         g_rt->writer_alive = false;
         throw std::runtime_error("cannot start the writer thread");
     }
-    on_exit(at_exit, nullptr);
-    install_fatal_handlers(g_rt->signo);
+    if (how == Start::load) {
+        on_exit(at_exit, nullptr);
+        install_fatal_handlers(g_rt->signo);
+    }
     g_rt->active = true;
     start_thread(*g_rt->backend, tick_plan(g_rt->opts), g_rt->signo);
     tls_sampled = true;
-    locality::thread_start();
+    if (how == Start::load) locality::thread_start();
 }
 
 __attribute__((constructor)) void load() {
     try {
-        set_up();
+        set_up(Start::load, 0);
     } catch (const std::exception& e) {
         warn(std::string("profiling disabled: ") + e.what());
         if (g_rt) g_rt->active = false;
@@ -282,13 +328,27 @@ void on_thread_exit() {
 }
 
 void on_fork_child() {
-    if (!g_rt) return;
-    // The child inherited the parent's slots and writer state but not its
-    // threads: stop sampling here and leave the parent's profile alone.
-    g_rt->active = false;
+    Runtime* parent = g_rt;
+    if (!parent) return;
+    // The child inherited a copy of the parent's runtime, but not its writer
+    // thread nor its other threads: the copy is the parent's (its file, its
+    // counters, the samples its rings held) and is left alone, never freed
+    // (its destructors would write to the parent's profile). The child, one
+    // thread, gets a runtime and a profile of its own, as an exec'd child does.
+    const bool was_active = parent->active.load();
+    parent->active = false;
+    g_rt = nullptr;
+    for (auto& entry : g_slots) entry.store(nullptr, std::memory_order_relaxed);
     forget_thread();
     tls_sampled = false;
     locality::fork_child();
+    if (!was_active) return;
+    try {
+        set_up(Start::fork, parent->signo);
+    } catch (const std::exception& e) {
+        warn("forked child " + std::to_string(getpid()) + " not profiled: " + e.what());
+        if (g_rt) g_rt->active = false;
+    }
 }
 
 void wake_writer() {
@@ -297,7 +357,7 @@ void wake_writer() {
     if (write(g_rt->wake_fd, &one, sizeof one) < 0) {}
 }
 
-bool is_owner() { return g_rt && g_rt->session && getpid() == g_rt->owner; }
+bool is_owner() { return g_rt && getpid() == g_rt->owner; }
 
 void end_profile(EndHow how, int value) {
     Runtime* rt = g_rt;

@@ -14,8 +14,9 @@ bool active();
 void on_thread_start();
 // The calling thread ends: its partial interval is flushed by the writer.
 void on_thread_exit();
-// In the child after fork(): stop sampling (a child that execs is profiled
-// again by its new image's runtime).
+// In the child after fork(): the child is profiled on its own (its own
+// writer thread and profile, opened at its first sample); the parent's copy
+// of the runtime is left alone.
 void on_fork_child();
 // The C library's pthread_create, bypassing the hook (for the runtime's own threads).
 int real_pthread_create(pthread_t* t, const pthread_attr_t* a, void* (*fn)(void*), void* arg);

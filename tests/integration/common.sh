@@ -86,6 +86,35 @@ cd "$SCRATCH"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 pass() { echo "ok: $*"; }
 
+# forkexec_vs_truth COLLECTOR: forkexec's parent works in parent_work(), its
+# child in child_work() and then execs alternate (heavy, light): each
+# process's profile holds its own functions only, with the samples their
+# CPU time makes at the default 10 ms (0.5 s: 50). sprof_pt goes on in the
+# child's file after the exec; sprof_lib writes the exec'd image to the
+# pid's next file (.exec1). Each profile adds up (check_conservation.py).
+forkexec_vs_truth() {
+    local collector=$1 child parent exec_profile want=3 p
+    "$BIN/$collector" -e task-clock -o fe.%p.sprof "$WORK/forkexec" -t 0.5 -- "$WORK/alternate" -t 1 -o /dev/null > out.txt
+    child=$(awk '/^child/ {print $2}' out.txt)
+    exec_profile=fe.$child.exec1.sprof
+    [ "$collector" = sprof_pt ] && exec_profile=fe.$child.sprof want=2
+    local profiles=(fe.*.sprof)
+    [ ${#profiles[@]} -eq $want ] || fail "$collector: expected $want profiles, found: ${profiles[*]}"
+    [ -f "fe.$child.sprof" ] && [ -f "$exec_profile" ] || fail "$collector: no profile of the child $child: ${profiles[*]}"
+    parent=$(ls fe.*.sprof | grep -v "fe.$child\.")
+    "$BIN/sprof" --format csv "$parent" > parent.csv
+    "$BIN/sprof" --format csv "fe.$child.sprof" > child.csv
+    "$BIN/sprof" --format csv "$exec_profile" > exec.csv
+    samples() { awk -F, -v f="$2" '$1 == f {print $3}' "$1"; }
+    [ "$(samples parent.csv parent_work)" -ge 40 ] || fail "parent_work: $(samples parent.csv parent_work) samples in the parent"
+    [ -z "$(samples parent.csv child_work)$(samples parent.csv heavy)" ] || fail "the parent's profile has the child's functions"
+    [ "$(samples child.csv child_work)" -ge 40 ] || fail "child_work in the forked child: $(samples child.csv child_work) samples"
+    [ -z "$(samples child.csv parent_work)" ] || fail "the child's profile has the parent's parent_work"
+    [ "$(samples exec.csv heavy)" -ge 60 ] && [ "$(samples exec.csv light)" -ge 15 ] ||
+        fail "after the exec: heavy $(samples exec.csv heavy), light $(samples exec.csv light) samples"
+    for p in "${profiles[@]}"; do python3 "$HERE/check_conservation.py" "$BIN/sprof" "$p" || fail "$p does not add up"; done
+}
+
 # alternate_vs_truth COLLECTOR SECONDS [BURST [CHECK_OPTIONS…]]: runs the
 # alternate workload (two functions of known CPU time and page faults; heavy
 # faults evenly, or in a burst at its entry or exit) under a collector with
