@@ -136,6 +136,7 @@ int Monitor::run() {
             on_signal(static_cast<int>(si.ssi_signo), si.ssi_code, si.ssi_fd);
         if (wall_ && (fds[1].revents & POLLIN)) on_wall_tick();
         reap_all();
+        if (detaching_) end_detached();
     }
     if (!refusal.empty()) throw std::runtime_error(refusal);
     // Attached, sprof_pt succeeds as perf record -p does: the processes' own
@@ -200,19 +201,24 @@ void Monitor::release(pid_t tid, int status) {
     const int event = status >> 16;
     expect_new_task(tid, event);
     expected_.erase(tid);
-    pid_t pid = 0;
-    if (TracedThread* t = tasks_.thread(tid)) {
-        pid = t->pid;
-        finish_thread(*t, monotonic_ns());
-    }
+    if (TracedThread* t = tasks_.thread(tid)) finish_thread(*t, monotonic_ns());
     // A signal the thread was about to get is delivered by the detach; a group-stop
     // the kernel keeps (a process stopped before stays stopped); an interrupt's stop was ours.
     const long deliver = event == 0 ? WSTOPSIG(status) : 0;
     ptrace(PTRACE_DETACH, tid, nullptr, reinterpret_cast<void*>(deliver));
-    TracedProcess* p = pid ? tasks_.process(pid) : nullptr;
-    if (!p || !tasks_.threads_of(pid).empty()) return;
-    if (p->session) p->session->finish(EndHow::detached, 0, p->lost);
-    tasks_.remove_process(pid);
+}
+
+void Monitor::end_detached() {
+    // Its threads let go or ended, a process's profile ends: it runs on.
+    for (auto it = tasks_.processes().begin(); it != tasks_.processes().end();) {
+        TracedProcess& p = it->second;
+        if (!tasks_.threads_of(p.pid).empty()) {
+            ++it;
+            continue;
+        }
+        if (p.session) p.session->finish(EndHow::detached, 0, p.lost);
+        it = tasks_.processes().erase(it);
+    }
 }
 
 void Monitor::expect_new_task(pid_t tid, int event) {

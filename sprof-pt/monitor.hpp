@@ -34,9 +34,10 @@ private:
     int seize(pid_t tid, pid_t pid, unsigned long options);
     // Stops every thread, to let each go at its stop (release).
     void begin_detach();
-    // Lets go of a task at its stop (waitpid's `status`), its profile ended
-    // as detached when it was its process's last.
+    // Lets go of a task at its stop (waitpid's `status`).
     void release(pid_t tid, int status);
+    // Ends the profiles of the processes whose threads are all let go (or ended) as detached.
+    void end_detached();
     // At a clone/fork/vfork event of tid: its new task's first stop is awaited.
     void expect_new_task(pid_t tid, int event);
     // The thread's last samples taken and its interval closed; it is forgotten.

@@ -4,7 +4,8 @@
 # after every call); a thread started after the attach is profiled, and a
 # child forked after it has a profile of its own; the program runs on
 # unchanged (its signal handler, its state, its exit status) after
-# --duration, after SIGINT, and when it was stopped before the attach. The
+# --duration, after SIGINT, and when it was stopped before the attach; one
+# that ends while attached ends the attach. The
 # refusals: no such process, another user's process (nothing stays
 # attached), and bad usage.
 source "$(dirname "$0")/common.sh" "$1"
@@ -112,6 +113,18 @@ wait "$target" || rc=$?
 [ "$rc" = 3 ] || fail "the program exited $rc after SIGINT's detach, stop and continue, not its own 3"
 grep -qx "usr1 0" truth2.txt || fail "the program got a signal it was not sent: $(grep usr1 truth2.txt)"
 pass "a process stopped before the attach stays stopped, and runs on after SIGCONT to its own exit 3"
+
+# A process that ends while attached: sprof_pt ends with it (exit 0), the
+# profile says how it ended, and its parent still gets its status.
+"$WORK/attach_target" -t 2.5 -x 9 -o truth3.txt &
+target=$!
+sleep 0.5
+"$BIN/sprof_pt" -q -e "$events" -o ended.sprof -p "$target" || fail "sprof_pt -p of a process that ends failed"
+rc=0
+wait "$target" || rc=$?
+[ "$rc" = 9 ] || fail "the program that ended while attached exited $rc to its parent, not 9"
+[ "$(info_field ended.sprof ended)" = "exit 9" ] || fail "ended.sprof: ended '$(info_field ended.sprof ended)', not 'exit 9'"
+pass "a process that ends while attached: its profile ends 'exit 9', its parent gets 9, sprof_pt exits 0"
 
 # 3. Refusals: one line naming the pid and why, exit 2, nothing attached.
 # A user: this one, or nobody when this run is root's (setpriv execs the command: $! is its pid).
