@@ -95,6 +95,12 @@ sleep 0.5
 "$BIN/sprof_pt" -q -e "$events" -o int.sprof --tid "$target" 2> pt.err &
 pt=$!
 sleep 1
+# A second tracer is refused, naming the first (the process is left to it).
+rc=0
+"$BIN/sprof_pt" -q -e "$events" -o second.sprof -p "$target" 2> second.err || rc=$?
+[ "$rc" = 2 ] && grep -qx "sprof_pt: cannot attach to process $target: it is traced already, by process $pt (a debugger or another profiler)" second.err ||
+    fail "a second sprof_pt -p: exit $rc, '$(cat second.err)'"
+pass "a second tracer is refused: $(cat second.err)"
 kill -INT "$pt"
 rc=0
 wait "$pt" || rc=$?
@@ -104,8 +110,14 @@ let_go "$target" "after SIGINT"
 "$BIN/sprof" --format csv int.sprof | grep -q "^heavy," || fail "sprof_pt --tid: heavy() not in the profile"
 pass "SIGINT detached sprof_pt cleanly (exit 0, nothing traced, the profile ends detached)"
 kill -STOP "$target"
-"$BIN/sprof_pt" -q -e "$events" -o stopped.sprof -p "$target" --duration 0.5s || fail "sprof_pt -p of a stopped process failed"
-let_go "$target" "a stopped process"
+"$BIN/sprof_pt" -q -e "$events" -o stopped.sprof -p "$target" 2> pt.err &
+pt=$!
+sleep 0.5
+kill -TERM "$pt"
+rc=0
+wait "$pt" || rc=$?
+[ "$rc" = 0 ] || fail "sprof_pt -p of a stopped process exited $rc after SIGTERM: $(cat pt.err)"
+let_go "$target" "a stopped process after SIGTERM"
 [ "$(state "$target" | cut -d' ' -f1)" = T ] || fail "the process stopped before the attach is not stopped after it: $(state "$target")"
 kill -CONT "$target"
 rc=0
@@ -114,17 +126,25 @@ wait "$target" || rc=$?
 grep -qx "usr1 0" truth2.txt || fail "the program got a signal it was not sent: $(grep usr1 truth2.txt)"
 pass "a process stopped before the attach stays stopped, and runs on after SIGCONT to its own exit 3"
 
-# A process that ends while attached: sprof_pt ends with it (exit 0), the
-# profile says how it ended, and its parent still gets its status.
+# Two processes that end while attached: sprof_pt ends with the last (exit
+# 0), each profile says how its process ended (the second named with its
+# pid: one -o name never holds two profiles), and their parent gets their statuses.
 "$WORK/attach_target" -t 2.5 -x 9 -o truth3.txt &
-target=$!
+first=$!
+"$WORK/attach_target" -t 3 -x 8 -o truth4.txt &
+second=$!
 sleep 0.5
-"$BIN/sprof_pt" -q -e "$events" -o ended.sprof -p "$target" || fail "sprof_pt -p of a process that ends failed"
+"$BIN/sprof_pt" -q -e "$events" -o ended.sprof -p "$first,$second" || fail "sprof_pt -p of two processes that end failed"
 rc=0
-wait "$target" || rc=$?
+wait "$first" || rc=$?
 [ "$rc" = 9 ] || fail "the program that ended while attached exited $rc to its parent, not 9"
+rc=0
+wait "$second" || rc=$?
+[ "$rc" = 8 ] || fail "the second program that ended while attached exited $rc to its parent, not 8"
 [ "$(info_field ended.sprof ended)" = "exit 9" ] || fail "ended.sprof: ended '$(info_field ended.sprof ended)', not 'exit 9'"
-pass "a process that ends while attached: its profile ends 'exit 9', its parent gets 9, sprof_pt exits 0"
+[ "$(info_field "ended.$second.sprof" ended)" = "exit 8" ] || fail "ended.$second.sprof does not end 'exit 8'"
+[ "$(info_field "ended.$second.sprof" pid)" = "$second" ] || fail "ended.$second.sprof is not the profile of $second"
+pass "two processes that end while attached: profiles ending 'exit 9' and 'exit 8', their parent gets 9 and 8, sprof_pt exits 0"
 
 # 3. Refusals: one line naming the pid and why, exit 2, nothing attached.
 # A user: this one, or nobody when this run is root's (setpriv execs the command: $! is its pid).
