@@ -63,7 +63,7 @@ Imbalance imbalance(const Dataset& d, const ImbalanceParams& params) {
             const Profile& p = d.sources[s].profile;
             r.host = p.header.hostname;
             out.ranks_expected = std::max(out.ranks_expected, static_cast<int>(p.header.ranks));
-            if (!p.end.present || p.end.how == EndHow::signal) r.complete = false;
+            if (!p.end.present || p.end.how == EndHow::signal || p.end.how == EndHow::detached) r.complete = false;
         }
         slot_of_rank[r.rank] = out.ranks.size();
         out.ranks.push_back(std::move(r));

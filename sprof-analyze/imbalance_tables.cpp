@@ -87,6 +87,8 @@ std::vector<std::string> incomplete_ranks(const Dataset& d, const Imbalance& im)
             if (!end.present)
                 lines.push_back(fmt::format("rank {}: incomplete, {} has no END record (killed by SIGKILL, or still running)",
                                             r.rank, src.path));
+            else if (end.how == EndHow::detached)
+                lines.push_back(fmt::format("rank {}: incomplete, {} ends where the collector detached", r.rank, src.path));
             else if (end.how == EndHow::signal)
                 lines.push_back(fmt::format("rank {}: incomplete, {} ended by signal {} ({})", r.rank, src.path,
                                             end.signal, sigabbrev_np(end.signal) ? sigabbrev_np(end.signal) : "?"));

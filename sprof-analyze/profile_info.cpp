@@ -31,6 +31,7 @@ std::string describe_end(const ProfileEnd& e) {
         return abbrev ? fmt::format("killed by SIG{}", abbrev) : fmt::format("killed by signal {}", e.signal);
     }
     case EndHow::exec: return "exec (the process went on as another program)";
+    case EndHow::detached: return "detached (the collector let the process run on)";
     default: return "unknown (not recorded by this collector)";
     }
 }
@@ -48,7 +49,7 @@ ProfileInfo profile_info(const Dataset& d, uint32_t source) {
     i.intervals = s.n_intervals;
     i.samples = s.samples;
     if (p.end.present) {
-        i.exit_status = p.end.exit_status;
+        if (p.end.how != EndHow::detached) i.exit_status = p.end.exit_status;
         i.lost_samples = p.end.lost_samples;
     }
     i.ended = describe_end(p.end);

@@ -29,7 +29,7 @@ struct ProfileInfo {
     std::vector<ProfileThread> threads;
     size_t intervals = 0;
     uint64_t samples = 0;
-    std::optional<int32_t> exit_status;    // unknown without an END record
+    std::optional<int32_t> exit_status;    // unknown without an END record, none when detached
     std::optional<uint64_t> lost_samples;  // likewise
     std::string ended;                     // how the run ended, in words
     std::optional<LocalityInfo> locality;  // none without locality records

@@ -65,6 +65,7 @@ Json info_json(const ProfileInfo& i) {
             {"program", h.program},
             {"argv", h.argv},
             {"pid", h.pid},
+            {"attached", h.attached},
             {"host", h.hostname},
             {"start_unix_ns", h.start_unix_ns},
             {"start", i.start},
@@ -100,7 +101,8 @@ void info_text(std::ostream& out, const ProfileInfo& i) {
     line("backend", h.backend);
     line("program", h.program);
     line("argv", fmt::format("{}", fmt::join(h.argv, " ")));
-    line("pid", std::to_string(h.pid));
+    line("pid", h.attached ? fmt::format("{} (attached while it ran: the profile begins then)", h.pid)
+                           : std::to_string(h.pid));
     line("host", h.hostname);
     if (h.rank >= 0)
         line("job", fmt::format("rank {} of {}, job {} ({})", h.rank, h.ranks ? std::to_string(h.ranks) : "?",
@@ -138,7 +140,9 @@ void info_text(std::ostream& out, const ProfileInfo& i) {
     line("intervals", std::to_string(i.intervals));
     line("samples", i.lost_samples ? fmt::format("{} (lost {})", i.samples, *i.lost_samples)
                                    : std::to_string(i.samples));
+    const bool ran_on = i.lost_samples && !i.exit_status;  // an END record without an exit: detached
     line("exit status", i.exit_status ? std::to_string(*i.exit_status)
+                        : ran_on      ? "none (the process ran on after the collector detached)"
                                       : "unknown (the profile has no end record: the run was cut short)");
     line("ended", i.ended);
     if (const auto& l = i.locality) {

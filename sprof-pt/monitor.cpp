@@ -12,11 +12,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <stdexcept>
 
+#include "attach_refusal.hpp"
 #include "launch_traced.hpp"
 #include "sprof/clock.hpp"
 #include "sprof/launch.hpp"
@@ -93,25 +96,39 @@ int Monitor::run() {
 
     unsigned long options = PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC;
     if (run_.follow) options |= PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK;
-    check_program(argv, kTool);
     t0_ns_ = monotonic_ns();
-    main_pid_ = launch_traced(argv, kTool, options, old, [&](pid_t pid) {
-        check_output(expand_output_path(run_.output, argv[0], pid));  // before the program's first instruction
-        arm(pid, true, tasks_.add_thread(pid, pid));
-    });
-    tasks_.add_process(main_pid_, argv[0]);
+    std::string refusal;  // why an attach failed: said once every task seized is let go again
+    if (run_.attaching()) {
+        try {
+            attach_running(options);
+        } catch (const std::exception& e) {
+            refusal = e.what();
+            begin_detach();
+        }
+    } else {
+        check_program(argv, kTool);
+        main_pid_ = launch_traced(argv, kTool, options, old, [&](pid_t pid) {
+            check_output(expand_output_path(run_.output, argv[0], pid));  // before the program's first instruction
+            arm(pid, true, tasks_.add_thread(pid, pid));
+        });
+        tasks_.add_process(main_pid_, argv[0]);
+    }
     if (run_.clock == "wall") wall_ = std::make_unique<WallTicker>(tick_plan(run_));
     const int wall_fd = wall_ ? wall_->fd() : -1;
+    const uint64_t detach_at = run_.duration_ns ? monotonic_ns() + run_.duration_ns : UINT64_MAX;
 
     uint64_t next_flush = monotonic_ns() + kFlushPeriodNs;
-    while (!tasks_.processes().empty()) {
+    while (!tasks_.processes().empty() || (detaching_ && !expected_.empty())) {
         pollfd fds[2] = {{signal_fd_, POLLIN, 0}, {wall_fd, POLLIN, 0}};
         const uint64_t now = monotonic_ns();
+        if (now >= detach_at) begin_detach();
         if (now >= next_flush) {
             flush_parts();
             next_flush = now + kFlushPeriodNs;
         }
-        const int wait_ms = static_cast<int>((next_flush - now + 999'999) / 1'000'000);
+        // Detaching, the stops come as SIGCHLD.
+        const uint64_t wake = detaching_ ? next_flush : std::min(next_flush, detach_at);
+        const int wait_ms = static_cast<int>((wake - std::min(now, wake) + 999'999) / 1'000'000);
         if (poll(fds, wall_ ? 2 : 1, wait_ms) < 0 && errno != EINTR)
             throw std::runtime_error(std::string("poll: ") + std::strerror(errno));
         signalfd_siginfo si;
@@ -119,8 +136,98 @@ int Monitor::run() {
             on_signal(static_cast<int>(si.ssi_signo), si.ssi_code, si.ssi_fd);
         if (wall_ && (fds[1].revents & POLLIN)) on_wall_tick();
         reap_all();
+        if (detaching_) end_detached();
     }
-    return main_status_;
+    if (!refusal.empty()) throw std::runtime_error(refusal);
+    // Attached, sprof_pt succeeds as perf record -p does: the processes' own
+    // statuses are their parents' (and in their profiles' END).
+    return run_.attaching() ? 0 : main_status_;
+}
+
+void Monitor::attach_running(unsigned long options) {
+    for (pid_t id : run_.attach_pids) {
+        const pid_t pid = thread_group_of(id);  // a thread's id names its process, as for perf -p
+        if (pid == 0 || pid == getpid()) throw std::runtime_error(attach_refusal(id, false, ESRCH));
+        // Threads the seized ones start are seized with them (PTRACE_O_TRACECLONE);
+        // ones that unseized threads start meanwhile are found by looking again.
+        for (bool found = true; found;) {
+            found = false;
+            for (pid_t tid : threads_of_process(pid)) {
+                if (tasks_.thread(tid)) continue;
+                if (const int err = seize(tid, pid, options)) {
+                    if (err == ESRCH && tid != pid) continue;  // a thread that ended meanwhile
+                    throw std::runtime_error(attach_refusal(id, false, err));
+                }
+                found = true;
+            }
+        }
+    }
+    for (pid_t tid : run_.attach_tids) {
+        const pid_t pid = thread_group_of(tid);
+        if (pid == 0 || pid == getpid()) throw std::runtime_error(attach_refusal(tid, true, ESRCH));
+        if (tasks_.thread(tid)) continue;
+        if (const int err = seize(tid, pid, options)) throw std::runtime_error(attach_refusal(tid, true, err));
+    }
+    // Every task is seized (none stopped): its profile can be named, then its counters started.
+    for (auto& [pid, p] : tasks_.processes()) {
+        p.program = exe_path(pid);
+        check_output(profile_path(p));
+    }
+    for (auto& [tid, t] : tasks_.threads()) arm(tid, false, *t);
+    t0_ns_ = monotonic_ns();
+    for (auto& [pid, p] : tasks_.processes()) start_session(p, p.program, true);
+}
+
+int Monitor::seize(pid_t tid, pid_t pid, unsigned long options) {
+    // A thread a seized one started since is ours already; its first stop comes later.
+    if (tracer_of(tid) != getpid() && ptrace(PTRACE_SEIZE, tid, nullptr, reinterpret_cast<void*>(options)) != 0)
+        return errno;
+    if (!tasks_.process(pid)) {
+        tasks_.add_process(pid, "");
+        if (!main_pid_) main_pid_ = pid;  // the first named: its profile named as -o says
+    }
+    tasks_.add_thread(tid, pid);
+    return 0;
+}
+
+void Monitor::begin_detach() {
+    if (detaching_) return;
+    detaching_ = true;
+    // A tracee is let go in a ptrace-stop only: each is stopped, then released (release).
+    for (auto& [tid, t] : tasks_.threads()) ptrace(PTRACE_INTERRUPT, tid, nullptr, nullptr);
+}
+
+void Monitor::release(pid_t tid, int status) {
+    const int event = status >> 16;
+    expect_new_task(tid, event);
+    expected_.erase(tid);
+    if (TracedThread* t = tasks_.thread(tid)) finish_thread(*t, monotonic_ns());
+    // A signal the thread was about to get is delivered by the detach; a group-stop
+    // the kernel keeps (a process stopped before stays stopped); an interrupt's stop was ours.
+    const long deliver = event == 0 ? WSTOPSIG(status) : 0;
+    ptrace(PTRACE_DETACH, tid, nullptr, reinterpret_cast<void*>(deliver));
+}
+
+void Monitor::end_detached() {
+    // Its threads let go or ended, a process's profile ends: it runs on.
+    for (auto it = tasks_.processes().begin(); it != tasks_.processes().end();) {
+        TracedProcess& p = it->second;
+        if (!tasks_.threads_of(p.pid).empty()) {
+            ++it;
+            continue;
+        }
+        if (p.session) p.session->finish(EndHow::detached, 0, p.lost);
+        it = tasks_.processes().erase(it);
+    }
+}
+
+void Monitor::expect_new_task(pid_t tid, int event) {
+    if (event != PTRACE_EVENT_CLONE && event != PTRACE_EVENT_FORK && event != PTRACE_EVENT_VFORK) return;
+    unsigned long child = 0;
+    if (ptrace(PTRACE_GETEVENTMSG, tid, nullptr, &child) != 0) return;
+    // Its first stop may have been seen already (then it is known, or let go, or gone).
+    const auto c = static_cast<pid_t>(child);
+    if (!tasks_.thread(c) && tracer_of(c) == getpid()) expected_.insert(c);
 }
 
 void Monitor::on_signal(int signo, int code, int fd) {
@@ -130,9 +237,12 @@ void Monitor::on_signal(int signo, int code, int fd) {
         // A tick the full signal queue could not hold: its thread is unknown.
         for (auto& [tid, t] : tasks_.threads()) on_tick(*t);
     } else if (signo != SIGCHLD) {
-        // A terminal's Ctrl-C / Ctrl-\ / hangup reached the program already
-        // (same process group); anything sent to sprof_pt alone is passed on.
-        if (code != SI_KERNEL) forward(signo);
+        // Attached: the processes run on their own, and the signal ends the
+        // attach (perf record -p, strace -p). Started: a terminal's Ctrl-C /
+        // Ctrl-\ / hangup reached the program already (same process group);
+        // anything sent to sprof_pt alone is passed on.
+        if (run_.attaching()) begin_detach();
+        else if (code != SI_KERNEL) forward(signo);
     }
 }
 
@@ -208,6 +318,8 @@ void Monitor::reap_all() {
 void Monitor::on_status(pid_t tid, int status) {
     if (WIFEXITED(status) || WIFSIGNALED(status)) return on_exit(tid, status);
     if (!WIFSTOPPED(status)) return;
+    if (detaching_) return release(tid, status);
+    expected_.erase(tid);
     if (!tasks_.thread(tid)) on_new_task(tid);
     if (TracedThread* t = tasks_.thread(tid)) on_stop(*t, status);
     else ptrace(PTRACE_CONT, tid, nullptr, nullptr);
@@ -218,33 +330,37 @@ void Monitor::on_new_task(pid_t tid) {
     const pid_t pid = thread_group_of(tid);
     if (pid == 0) return;
     TracedProcess* p = tasks_.process(pid);
-    if (!p) {  // a new process (fork, vfork)
-        p = &tasks_.add_process(pid, exe_path(pid));
-        start_session(*p, p->program);
-    }
+    const bool new_process = !p;  // fork, vfork
+    if (new_process) p = &tasks_.add_process(pid, exe_path(pid));
     TracedThread& t = tasks_.add_thread(tid, pid);
     try {
         arm(tid, false, t);
     } catch (const std::exception& e) {
         warn("thread " + std::to_string(tid) + " not sampled: " + e.what());
     }
-    if (p->session && tid != pid) p->session->add_thread(static_cast<uint32_t>(tid), thread_name(tid));
+    if (new_process) start_session(*p, p->program);
+    else if (p->session) p->session->add_thread(static_cast<uint32_t>(tid), thread_name(tid));
 }
 
-void Monitor::start_session(TracedProcess& p, const std::string& program) {
-    ProfileHeader h = make_profile_header(kTool, run_, program, command_line(p.pid), p.pid);
+std::string Monitor::profile_path(const TracedProcess& p) const {
     // Followed processes never share the program's file name (they would overwrite it).
-    const std::string path = expand_output_path(run_.output, run_.program[0], p.pid, p.pid != main_pid_);
+    return expand_output_path(run_.output, run_.program ? run_.program[0] : p.program, p.pid, p.pid != main_pid_);
+}
+
+void Monitor::start_session(TracedProcess& p, const std::string& program, bool attached) {
+    ProfileHeader h = make_profile_header(kTool, run_, program, command_line(p.pid), p.pid);
+    h.attached = attached;
+    const std::string path = profile_path(p);
     const uint64_t t0 = p.pid == main_pid_ ? t0_ns_ : monotonic_ns();
     try {
         p.session = std::make_unique<ProfileSession>(path, std::move(h), p.pid, t0, run_.tables);
     } catch (...) {
         // Checked before the start (launch_traced's arm), yet gone since: the
         // program sprof_pt started is not left to run on without a profile.
-        if (p.pid == main_pid_) kill(main_pid_, SIGKILL);
+        if (p.pid == main_pid_ && !run_.attaching()) kill(main_pid_, SIGKILL);
         throw;
     }
-    p.session->add_thread(static_cast<uint32_t>(p.pid), thread_name(p.pid));
+    for (pid_t tid : tasks_.threads_of(p.pid)) p.session->add_thread(static_cast<uint32_t>(tid), thread_name(tid));
 }
 
 void Monitor::on_stop(TracedThread& t, int status) {
@@ -260,6 +376,7 @@ void Monitor::on_stop(TracedThread& t, int status) {
     }
     if (event == PTRACE_EVENT_EXEC) return on_exec(t);
     if (event != 0) {  // fork/vfork/clone/vfork-done: the new task reports itself
+        expect_new_task(t.tid, event);
         ptrace(PTRACE_CONT, t.tid, nullptr, nullptr);
         return;
     }
@@ -316,6 +433,8 @@ void Monitor::on_exec(TracedThread& t) {
         p->session->finish(EndHow::exec, 0, p->lost);
         p->traced = false;
         ptrace(PTRACE_DETACH, pid, nullptr, nullptr);
+        // Only a parent learns how a process it did not start ends.
+        if (run_.attaching()) tasks_.remove_process(pid);
         return;
     } else {
         p->session->exec_switch();
@@ -331,22 +450,27 @@ void Monitor::end_threads(TracedProcess& p, uint64_t now) {
     }
 }
 
+void Monitor::finish_thread(TracedThread& t, uint64_t now) {
+    if (records_ticks(t)) take_recorded(t);  // its last ticks
+    if (TracedProcess* p = tasks_.process(t.pid); p && p->session) {
+        // What was counted after the last tick: the last sample's function's.
+        if (RawSample tail; t.counters && t.counters->tail(tail)) {
+            tail.pc = kTailPc;
+            tail.wall_ns = now;
+            p->session->add_sample(static_cast<uint32_t>(t.tid), tail);
+        }
+        p->session->end_thread(static_cast<uint32_t>(t.tid), now);
+    }
+    tasks_.remove_thread(t.tid);
+}
+
 void Monitor::on_exit(pid_t tid, int wait_status) {
     const uint64_t now = monotonic_ns();
+    expected_.erase(tid);
     pid_t pid = tid;
     if (TracedThread* t = tasks_.thread(tid)) {
         pid = t->pid;
-        if (records_ticks(*t)) take_recorded(*t);  // its last ticks
-        if (TracedProcess* p = tasks_.process(pid); p && p->session) {
-            // What was counted after the last tick: the last sample's function's.
-            if (RawSample tail; t->counters && t->counters->tail(tail)) {
-                tail.pc = kTailPc;
-                tail.wall_ns = now;
-                p->session->add_sample(static_cast<uint32_t>(tid), tail);
-            }
-            p->session->end_thread(static_cast<uint32_t>(tid), now);
-        }
-        tasks_.remove_thread(tid);
+        finish_thread(*t, now);
     }
     if (pid != tid) return;
     TracedProcess* p = tasks_.process(pid);

@@ -39,6 +39,7 @@ inline Profile sample_profile() {
     p.header.rotation = "shuffled";
     p.header.rotation_seed = 0xfedcba9876543210ull;
     p.header.tick_dither = 0.25;
+    p.header.attached = true;
     p.header.events = {{"task-clock", true}, {"page-faults", false}};
     p.objects = {{0, "/usr/bin/app", "0123456789abcdef0123456789abcdef01234567"}, {1, "[vdso]", ""}};
     p.functions = {{0, 0, 0x1000, 0x1080, "_Z4workv"},
@@ -130,6 +131,7 @@ inline void check_equal(const Profile& got, const Profile& want) {
     CHECK(g.rotation == w.rotation);
     CHECK(g.rotation_seed == w.rotation_seed);
     CHECK(g.tick_dither == w.tick_dither);
+    CHECK(g.attached == w.attached);
     REQUIRE(g.events.size() == w.events.size());
     for (size_t i = 0; i < w.events.size(); ++i) {
         CHECK(g.events[i].name == w.events[i].name);

@@ -108,6 +108,7 @@ TEST_CASE("a big-endian file typed by hand is read on any machine") {
     CHECK(cell.events[0].carry == 1.5);
     // Before 1.4: a round-robin rotation; the spread and the entries unknown.
     CHECK(p.header.rotation == "round-robin");
+    CHECK_FALSE(p.header.attached);  // before 1.11: started by its collector
     CHECK(cell.entries == kUnknownEntries);
     CHECK(std::isnan(cell.events[0].sq));
     REQUIRE(p.warnings.size() == 1);  // no END: the run was cut short

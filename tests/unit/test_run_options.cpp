@@ -48,6 +48,25 @@ TEST_CASE("run options: the program starts at the first non-option") {
     CHECK_FALSE(d.follow);
 }
 
+TEST_CASE("run options: sprof_pt -p and --tid take ids as perf and strace do, and no program") {
+    RunOptions o;
+    CHECK(parse({"sprof_pt", "-p", "12,34 56", "--tid", "7", "--duration", "2s"}, o, Tool::sprof_pt) == 7);
+    CHECK(o.attach_pids == std::vector<pid_t>{12, 34, 56});
+    CHECK(o.attach_tids == std::vector<pid_t>{7});
+    CHECK(o.duration_ns == 2'000'000'000);
+    CHECK(o.attaching());
+    CHECK(o.program == nullptr);
+    RunOptions twice;
+    parse({"sprof_pt", "--pid=9,9,", "x"}, twice, Tool::sprof_pt);
+    CHECK(twice.attach_pids == std::vector<pid_t>{9});  // said twice, attached once
+    for (const char* bad : {"0", "-3", "12x", "abc", ",", "99999999999"}) {
+        RunOptions b;
+        CHECK_THROWS_AS(parse({"sprof_pt", "-p", bad}, b, Tool::sprof_pt), UsageError);
+    }
+    RunOptions lib;
+    CHECK_THROWS_WITH(parse({"sprof_lib", "-p", "12"}, lib), "--pid is an option of sprof_pt");
+}
+
 TEST_CASE("run options: bad options are usage errors") {
     RunOptions o;
     CHECK_THROWS_AS(parse({"sprof_lib", "--slots", "0", "p"}, o), UsageError);

@@ -92,8 +92,16 @@ bool answered_alone(const RunOptions& run, Tool tool) {
 RunOptions prepare_run(int argc, char** argv, Tool tool) {
     RunOptions run;
     parse_run_options(argc, argv, tool, run);
-    if (run.list_events || run.show_version || !run.program) return run;
-    if (tool != Tool::preprof) take_control_file(run);  // preprof writes control files, never reads one
+    if (run.list_events || run.show_version || (!run.program && !run.attaching())) return run;
+    if (run.attaching() && run.program)
+        throw UsageError("-p/--tid attach to running tasks: give no program as well");
+    if (run.given(Option::duration) && !run.attaching())
+        throw UsageError("--duration ends an attach (-p, --tid); a program sprof_pt starts is profiled to its end");
+    // A control file's function tables are the files of one program; an
+    // attached process's are read from the files it has mapped.
+    if (run.attaching() && run.given(Option::control))
+        throw UsageError("-c is for a program sprof_pt starts, not with -p/--tid");
+    if (tool != Tool::preprof && run.program) take_control_file(run);  // preprof writes control files, never reads one
     if (!run.given(Option::rotation_seed)) run.rotation.seed = random_seed();
     // Said once, by the command the user typed (the runtime gets every option).
     if (!run.quiet && run.given(Option::tick_dither) && run.tick_dither > 0 && ticks_dropped_in_kernel(run))
@@ -131,7 +139,7 @@ int collector_main(int argc, char** argv, Tool tool, const std::function<int(Run
     try {
         run = prepare_run(argc, argv, tool);
         if (answered_alone(run, tool)) return 0;
-        if (!run.program) throw UsageError("no program to profile");
+        if (!run.program && !run.attaching()) throw UsageError("no program to profile");
     } catch (const UsageError& e) {
         if (*e.what()) {
             std::fprintf(stderr, "%s: %s (see %s --help)\n", name.c_str(), e.what(), name.c_str());

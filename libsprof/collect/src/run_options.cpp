@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <random>
 
 #include "sprof/locality_options.hpp"
@@ -107,6 +108,27 @@ struct OptionRow {
 
 void set_output(RunOptions& r, const std::string& v) { r.output = v; }
 
+// -p/--tid: ids separated by commas or white space, as perf and strace take
+// them (-p "$(pidof server)").
+std::vector<pid_t> parse_task_ids(const std::string& list, const char* option) {
+    std::vector<pid_t> ids;
+    size_t i = 0;
+    while (i < list.size()) {
+        const size_t end = list.find_first_of(", \t\n", i);
+        const std::string id = list.substr(i, end == std::string::npos ? std::string::npos : end - i);
+        i = end == std::string::npos ? list.size() : end + 1;
+        if (id.empty()) continue;
+        char* stop = nullptr;
+        errno = 0;
+        const long v = std::strtol(id.c_str(), &stop, 10);
+        if (*stop || errno || v <= 0 || v > std::numeric_limits<pid_t>::max() || !std::isdigit(id[0]))
+            throw UsageError(std::string("invalid id '") + id + "' in " + option + " (positive numbers, comma separated)");
+        if (std::find(ids.begin(), ids.end(), v) == ids.end()) ids.push_back(static_cast<pid_t>(v));
+    }
+    if (ids.empty()) throw UsageError(std::string(option) + " names no task");
+    return ids;
+}
+
 const OptionRow kOptions[] = {
     {"events", 'e', "LIST", Option::events, kAll,
      "events to count, comma separated (default: a hardware set, or\n"
@@ -160,6 +182,17 @@ const OptionRow kOptions[] = {
          r.clock = v;
      },
      nullptr},
+    {"pid", 'p', "PID[,PID…]", Option::attach_pids, bit(Tool::sprof_pt),
+     "attach to these running processes and all their threads (no\n"
+     "program): profile them until SIGINT/SIGTERM or --duration, then\n"
+     "detach and leave them running",
+     [](RunOptions& r, const std::string& v) { r.attach_pids = parse_task_ids(v, "-p"); }, nullptr},
+    {"tid", 0, "TID[,TID…]", Option::attach_tids, bit(Tool::sprof_pt),
+     "attach to these running threads only (and the threads and\n"
+     "processes they start)",
+     [](RunOptions& r, const std::string& v) { r.attach_tids = parse_task_ids(v, "--tid"); }, nullptr},
+    {"duration", 0, "DUR", Option::duration, bit(Tool::sprof_pt), "detach after DUR of wall time (-p, --tid)",
+     [](RunOptions& r, const std::string& v) { r.duration_ns = parse_duration(v); }, nullptr},
     {"no-follow", 0, nullptr, Option::follow, bit(Tool::sprof_pt), "do not follow fork/vfork/exec",
      [](RunOptions& r, const std::string&) { r.follow = false; }, nullptr},
     {"rotation", 0, "shuffled|round-robin", Option::rotation, kCollectors,
@@ -232,6 +265,7 @@ std::string run_usage(Tool tool) {
                           "Writes the control file sprof_lib and sprof_pt read (-c FILE, or <program>.prf beside the "
                           "program).\n"
                         : std::string("usage: ") + tool_name(tool) + " [options] [--] program [args…]\n";
+    if (tool == Tool::sprof_pt) u += "       sprof_pt [options] -p PID[,PID…] | --tid TID[,TID…]\n";
     for (const OptionRow& r : kOptions) {
         if (!(r.tools & bit(tool))) continue;
         std::string flag = r.letter ? std::string("  -") + r.letter + ", " : "      ";

@@ -109,6 +109,11 @@ void read_header(Decoder& d, ProfileHeader& h) {
         if (ppm >= records::kDitherPpmLimit) throw Corrupt{fmt::format("tick dither {} ppm, not below 1", ppm)};
         h.tick_dither = ppm / 1e6;
     }
+    if (d.left() > 0) {  // attached to a running process: absent before format 1.11 (started by the collector)
+        const uint8_t attached = d.u8();
+        if (attached > 1) throw Corrupt{fmt::format("attached flag {}, not 0 or 1", attached)};
+        h.attached = attached == 1;
+    }
 }
 
 void read_object(Decoder& d, Profile& p) {

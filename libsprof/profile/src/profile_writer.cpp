@@ -65,6 +65,7 @@ void put_header(Encoder& e, const ProfileHeader& h) {
     e.str(h.rotation);
     e.u64(h.rotation_seed);
     e.u32(records::dither_ppm(h.tick_dither));
+    e.u8(h.attached ? 1 : 0);
     e.end_record();
 }
 

@@ -13,8 +13,8 @@ namespace sprof {
 // the options it left open come from the control file that applies (-c FILE,
 // or <program>.prf beside the program), whose absolute path goes to
 // run.control; then resolve_run. Nothing past the parsing after
-// --list-events or without a program. Throws UsageError, EventError,
-// ControlFileError or BackendError.
+// --list-events or without a program (or, for sprof_pt, tasks to attach
+// to). Throws UsageError, EventError, ControlFileError or BackendError.
 RunOptions prepare_run(int argc, char** argv, Tool tool);
 
 // Completes a run for counting: the default events (with a notice on stderr,

@@ -6,6 +6,8 @@
 // text — the environment speaks the command line's language, so a new option
 // is a field here and a row there.
 #pragma once
+#include <sys/types.h>
+
 #include <bitset>
 #include <cstdint>
 #include <stdexcept>
@@ -32,7 +34,8 @@ const char* tool_name(Tool tool);
 // What a source can give; -H and --hist-interval both give the histogram.
 enum class Option {
     events, slots, sample_interval, tick_dither, histogram, output, control, backend, clock, follow,
-    rotation, rotation_seed, locality, line_size, locality_seed, quiet, list_events, version, help
+    attach_pids, attach_tids, duration, rotation, rotation_seed, locality, line_size, locality_seed, quiet,
+    list_events, version, help
 };
 constexpr size_t kOptionCount = static_cast<size_t>(Option::help) + 1;
 
@@ -47,6 +50,9 @@ struct RunOptions {
     std::string output;                 // pattern; empty = <program>.%p.sprof (preprof: the control file)
     std::string clock = "cpu";          // sprof_pt: cpu | wall
     bool follow = true;                 // sprof_pt: follow fork/vfork/exec
+    std::vector<pid_t> attach_pids;     // sprof_pt -p: running processes to attach to (all their threads)
+    std::vector<pid_t> attach_tids;     // sprof_pt --tid: running threads to attach to (those alone)
+    uint64_t duration_ns = 0;           // sprof_pt --duration: detach after this long; 0 = at SIGINT/SIGTERM
     Rotation rotation;                  // --rotation, --rotation-seed (random unless given; recorded)
     LocalityRun locality;               // sprof_lib --locality, --line-size, --locality-seed
     std::string control;                // the control file in use (absolute path once applied)
@@ -55,6 +61,9 @@ struct RunOptions {
     bool list_events = false;
     bool show_version = false;
     char** program = nullptr;           // argv of the program (null-terminated); null when none
+
+    // sprof_pt attaches to running tasks instead of starting a program.
+    bool attaching() const { return !attach_pids.empty() || !attach_tids.empty(); }
 
     // What the source gave explicitly: a control file fills only the rest.
     bool given(Option o) const { return given_set.test(static_cast<size_t>(o)); }

@@ -31,7 +31,7 @@ constexpr uint16_t kFormatMajor = 1;
 // those samples attributed (docs/FORMAT.md). Older readers ignore the flag.
 // Minor 10: LOCALITY_WINDOW ends with what the runtime dropped (LocalityWindow::lost_records, lost_allocations);
 // tenures are followed past 32 accesses, weighted (TenureStep), those in TENURES_WEIGHTED (older readers skip it).
-constexpr uint16_t kFormatMinor = 10;
+constexpr uint16_t kFormatMinor = 11;
 
 struct ProfileEvent {
     std::string name;
@@ -74,6 +74,9 @@ struct ProfileHeader {
     // rhythm stays in step with the ticks (docs/FORMAT.md). 0: a fixed period
     // (before format 1.8, or --tick-dither 0).
     double tick_dither = 0;
+    // The collector attached to the process while it ran (sprof_pt -p, --tid):
+    // the profile begins after the process began. False before format 1.11.
+    bool attached = false;
 };
 
 struct ProfileObject {
@@ -165,6 +168,7 @@ enum class EndHow : uint32_t {
     exit_now = 2,      // _exit() / _Exit(): no atexit handlers ran
     signal = 3,        // killed by `signal`
     exec = 4,          // the process exec'd: a new image (profiled in a file of its own)
+    detached = 5,      // the collector detached and the process ran on (sprof_pt -p; since 1.11)
 };
 
 struct ProfileEnd {
