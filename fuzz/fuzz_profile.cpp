@@ -150,7 +150,7 @@ void follow_in_pieces(const std::string& bytes, const Profile* whole, const std:
         timeline.end_image();
         if (rates)
             if (auto rows = timeline.take_complete(0); !rows.empty()) view->rows({timeline, *rates, o}, rows);
-        got = std::move(stream).finish(pending.size());
+        got = std::move(stream).finish(pending);
     } catch (const ProfileError& e) {
         error = e.what();
     }
@@ -183,6 +183,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         profile = parse_profile(bytes, "fuzz.sprof");
     } catch (const ProfileError& e) {
         follow_in_pieces(bytes, nullptr, e.what(), out);
+        // sprof --salvage: what is read around damaged records goes through every report.
+        try {
+            const Profile salvaged = parse_profile(bytes, "fuzz.sprof", {.salvage = true});
+            std::vector<Source> one;
+            one.push_back({"fuzz.sprof", salvaged});
+            every_report(merge_profiles(std::move(one)), out);
+        } catch (const ProfileError&) {
+        }
         return 0;  // the one-line error; nothing else to run
     }
     expect_result_or_error("follow_in_pieces", [&] { follow_in_pieces(bytes, &profile, "", out); });

@@ -238,7 +238,7 @@ Dataset load_dataset(const std::vector<std::string>& paths, const LoadParams& pa
     auto reader = [&] {
         for (size_t i; (i = next++) < paths.size();) {
             try {
-                sources[i] = {paths[i], read_profile(paths[i])};
+                sources[i] = {paths[i], read_profile(paths[i], params.read)};
                 if (params.fold) fold_intervals(sources[i]);
             } catch (...) {
                 errors[i] = std::current_exception();

@@ -192,6 +192,7 @@ struct LoadParams {
     bool fold = false;
     unsigned threads = 0;  // files read at once; 0 = one per CPU
     InlineMode inline_mode = InlineMode::caller;  // callee: see charge_inlined_code
+    ReadOptions read;  // salvage: damaged records passed over (sprof --salvage)
 };
 
 // Charges the time of inlined code to the inlined functions (InlineMode::

@@ -33,6 +33,7 @@ struct Options {
     InlineMode inline_mode = InlineMode::caller;  // --no-inline (default) or --inline
     bool inline_given = false;                    // one of the two was given
     bool ci = false;  // --ci: a 95 % confidence interval beside every estimate
+    bool salvage = false;  // --salvage: damaged records passed over, not an error
     Format format = Format::text;
     size_t top = 0;  // 0 = all
     std::vector<std::string> rates;

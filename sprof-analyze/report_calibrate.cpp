@@ -43,7 +43,7 @@ void print_calibration(const Calibration& c, Format format, const std::string& m
 
 void calibrate_machine(const Options& o, std::ostream& out) {
     std::vector<Dataset> sets;
-    for (const auto& p : o.profiles) sets.push_back(load_dataset({p}, {.inline_mode = o.inline_mode}));
+    for (const auto& p : o.profiles) sets.push_back(load_dataset({p}, {.inline_mode = o.inline_mode, .read = {.salvage = o.salvage}}));
     Calibration c = fit_machine(sets, o.profiles, phase_params(o));
     write_machine_model(c.model, o.output);
     print_calibration(c, o.format, o.output, out);

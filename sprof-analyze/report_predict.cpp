@@ -26,7 +26,7 @@ void put(Table& t, const PredictedSpan& s) {
 
 void predict_runtime(const Options& o, std::ostream& out) {
     MachineModel m = read_machine_model(o.machine_file);
-    Dataset d = load_dataset(o.profiles, {.inline_mode = o.inline_mode});
+    Dataset d = load_dataset(o.profiles, {.inline_mode = o.inline_mode, .read = {.salvage = o.salvage}});
     Prediction p = predict(m, d, phase_params(o));
     Table t;
     t.add_column({Column::text, "phase"});

@@ -66,6 +66,21 @@ const std::vector<OptionSpec>& shared_options() {
              "error plus the distance between the two estimates. How often the intervals\n"
              "cover the truth is measured in bench/RESULTS.md (calibration).",
          .set = [](Options& o, const std::string&, const OptionValues&) { o.ci = true; }},
+        {.names = "--salvage",
+         .help = "read around damaged records (their checksum fails)\n"
+                 "instead of refusing the profile; a warning names them",
+         .details =
+             "From format 1.12 on every record of a profile carries a CRC32C checksum. A\n"
+             "record whose bytes are not those written (a flipped bit, an overwritten\n"
+             "block) is an error naming its byte offset, exit status 1; a file cut short\n"
+             "(the program was killed) is read to its last complete record with a\n"
+             "warning, as before. With --salvage a damaged record is passed over: reading\n"
+             "goes on after it when the record after it is intact, else at the next\n"
+             "intact record; a damaged OBJECT or FUNCTION leaves a stand-in named\n"
+             "'[corrupt record]' so the records after it keep their meaning. One warning\n"
+             "says how many records were passed over, at which bytes. A damaged HEADER\n"
+             "stays an error; profiles older than 1.12 have no checksums to go by.",
+         .set = [](Options& o, const std::string&, const OptionValues&) { o.salvage = true; }},
         {.names = "--top",
          .value = "N",
          .values = 1,

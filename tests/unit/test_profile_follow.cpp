@@ -44,7 +44,7 @@ Profile fed_in_pieces(const std::string& bytes, const std::vector<size_t>& sizes
         pending.erase(0, s.feed(pending));
         for (size_t i : s.take_changed()) changed->push_back(i);
     }
-    return std::move(s).finish(pending.size());
+    return std::move(s).finish(pending);
 }
 
 void append(const std::string& path, const std::string& bytes) {
@@ -112,9 +112,9 @@ TEST_CASE("a stream fed a cut-short file tells what the whole-file reader tells"
         } catch (const ProfileError& e) {
             fed_error = e.what();
         }
-        if (cut.empty()) {  // nothing fed at all: finish(0) alone
+        if (cut.empty()) {  // nothing fed at all: finish() of no bytes alone
             try {
-                ProfileStream("t.sprof").finish(0);
+                ProfileStream("t.sprof").finish({});
             } catch (const ProfileError& e) {
                 fed_error = e.what();
             }
@@ -218,6 +218,7 @@ TEST_CASE("the follower refuses what cannot be followed, and corrupt records") {
     TempFile tmp;
     std::string bytes = encode_profile(sample_profile());
     set_u32(bytes, record_offsets(bytes)[0], 5);  // the HEADER typed as an INTERVAL
+    reseal(bytes, record_offsets(bytes)[0]);
     append(tmp.path, bytes);
     ProfileFollower f(tmp.path);
     REQUIRE(f.open());

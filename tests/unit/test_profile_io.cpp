@@ -53,10 +53,10 @@ TEST_CASE("the file header is magic, byte-order tag, major, minor") {
     auto at = record_offsets(b);
     REQUIRE(at.size() == 1 + 2 + 3 + 2 + 3 + 1);
     CHECK(get_u32(b, at.back()) == 6);
-    CHECK(at.back() + 8 + 4 + 8 + 8 + 4 + 4 == b.size());  // exit status, samples, lost, how, signal
+    CHECK(at.back() + 8 + 4 + 8 + 8 + 4 + 4 + 4 == b.size());  // exit status, samples, lost, how, signal, checksum
     // INTERVAL 0: 32 fixed bytes + 2 cells × (20 + 2 events × 24), then the
-    // spread: 2 cells × (8 + 2 events × 32).
-    CHECK(get_u32(b, at[8] + 4) == 32 + 2 * (20 + 2 * 24) + 2 * (8 + 2 * 32));
+    // spread: 2 cells × (8 + 2 events × 32), then the checksum.
+    CHECK(get_u32(b, at[8] + 4) == 32 + 2 * (20 + 2 * 24) + 2 * (8 + 2 * 32) + 4);
 }
 
 TEST_CASE("a profile of the other byte order reads back equal and is marked foreign") {
@@ -169,9 +169,10 @@ TEST_CASE("a record of an unknown type in the middle is skipped") {
     Profile want = sample_profile();
     std::string b = encode_profile(want);
     const auto at = record_offsets(b);
-    std::string unknown(8 + 13, 'x');
+    std::string unknown(8 + 13 + 4, 'x');  // 13 bytes of a later kind, the checksum
     set_u32(unknown, 0, 99);
-    set_u32(unknown, 4, 13);
+    set_u32(unknown, 4, 13 + 4);
+    reseal(unknown, 0);
     b.insert(at[9], unknown);  // between the first and the second interval
     Profile got = parse_profile(b, "t.sprof");
     check_equal(got, want);
@@ -198,27 +199,27 @@ TEST_CASE("reader errors say which file and what is wrong") {
           "t.sprof: HEADER record missing (no records after the file header)");
 
     std::string bad_fn = good;
-    set_u32(bad_fn, at[4] + 8, 7);  // second FUNCTION claims id 7
+    set_u32_sealed(bad_fn, at[4] + 8, 7);  // second FUNCTION claims id 7
     CHECK(error_of(bad_fn) == "t.sprof: corrupt FUNCTION record at byte " + std::to_string(at[4]) +
                                   " (function id 7 out of order (expected 1))");
 
     std::string bad_cell = good;
-    set_u32(bad_cell, at[8] + 8 + 32, 3);  // first cell of INTERVAL 0 → function 3 (there are 3)
+    set_u32_sealed(bad_cell, at[8] + 8 + 32, 3);  // first cell of INTERVAL 0 → function 3 (there are 3)
     CHECK(error_of(bad_cell) == "t.sprof: corrupt INTERVAL record at byte " + std::to_string(at[8]) +
                                     " (unknown function id 3)");
 
     std::string bad_events = good;
-    set_u32(bad_events, at[8] + 8 + 28, 4);  // cells claim 4 events, the header has 2
+    set_u32_sealed(bad_events, at[8] + 8 + 28, 4);  // cells claim 4 events, the header has 2
     CHECK(error_of(bad_events) == "t.sprof: corrupt INTERVAL record at byte " + std::to_string(at[8]) +
                                       " (cells carry 4 events, the header has 2)");
 
     std::string many_cells = good;
-    set_u32(many_cells, at[8] + 8 + 24, 0x7fffffff);
+    set_u32_sealed(many_cells, at[8] + 8 + 24, 0x7fffffff);
     CHECK(error_of(many_cells) == "t.sprof: corrupt INTERVAL record at byte " + std::to_string(at[8]) +
                                       " (2147483647 cells do not fit in the record)");
 
     std::string long_string = good;
-    set_u32(long_string, at[1] + 8 + 4, 0xfffffff0u);  // OBJECT path length
+    set_u32_sealed(long_string, at[1] + 8 + 4, 0xfffffff0u);  // OBJECT path length
     CHECK(error_of(long_string) == "t.sprof: corrupt OBJECT record at byte " + std::to_string(at[1]) +
                                        " (string length 4294967280 beyond the record)");
 

@@ -13,7 +13,7 @@ Profile parse(const std::string& b) { return parse_profile(b, "t.sprof"); }
 
 std::string corrupt(const std::string& b, size_t at, uint32_t value) {
     std::string out = b;
-    set_u32(out, at, value);
+    set_u32_sealed(out, at, value);
     return out;
 }
 

@@ -383,21 +383,22 @@ TEST_CASE("locality record layout: LOCALITY, windows, data objects, then 62-byte
     const std::string b = encode_profile(locality_profile());
     const auto at = record_offsets(b);
     // HEADER, 2 objects, 3 functions, 2 threads, 3 intervals, then LOCALITY.
+    // Every payload ends with its 4-byte checksum (1.12).
     const size_t run = at[11];
     CHECK(get_u32(b, run) == 7);
-    CHECK(get_u32(b, run + 4) == 4 + 7 + 4 + 8 + 8 + 8);  // "sampled", line size, period, window, seed
+    CHECK(get_u32(b, run + 4) == 4 + 7 + 4 + 8 + 8 + 8 + 4);  // "sampled", line size, period, window, seed, checksum
     CHECK(b.compare(run + 12, 7, "sampled") == 0);
     CHECK(get_u32(b, run + 8 + 11) == 128);
-    for (size_t i = 12; i < 15; ++i) CHECK(get_u32(b, at[i]) == 8);  // three windows of 48 bytes
-    CHECK(get_u32(b, at[12] + 4) == 48);
+    for (size_t i = 12; i < 15; ++i) CHECK(get_u32(b, at[i]) == 8);  // three windows of 48 bytes and a checksum
+    CHECK(get_u32(b, at[12] + 4) == 48 + 4);
     // Four DATA_OBJECTs: id, kind, object, site (function, address), name, size.
     for (size_t i = 15; i < 19; ++i) CHECK(get_u32(b, at[i]) == 16);
-    CHECK(get_u32(b, at[16] + 4) == 4 + 1 + 4 + 12 + 4 + 5 + 8);  // the static "table"
+    CHECK(get_u32(b, at[16] + 4) == 4 + 1 + 4 + 12 + 4 + 5 + 8 + 4);  // the static "table", the checksum
     CHECK(static_cast<uint8_t>(b[at[16] + 8 + 4]) == 1);
     // REUSE_SAMPLES_WIDE: count, entry size, the entries.
     const size_t samples = at[19];
     CHECK(get_u32(b, samples) == 14);
-    CHECK(get_u32(b, samples + 4) == 4 + 4 + 3 * 62);
+    CHECK(get_u32(b, samples + 4) == 4 + 4 + 3 * 62 + 4);
     CHECK(get_u32(b, samples + 8) == 3);
     CHECK(get_u32(b, samples + 12) == 62);
     // The second sample: distance kNoReuse at +8 of the sample, trigger function 0xffffffff at +28,
@@ -413,14 +414,14 @@ TEST_CASE("locality record layout: LOCALITY, windows, data objects, then 62-byte
     CHECK(static_cast<uint8_t>(b[samples + 16 + 49]) == 1);  // first sample: a write, its trigger a read
     // TENURES: count, then per tenure tid, position, end, steps, 28 bytes a step.
     CHECK(get_u32(b, at[20]) == 15);
-    CHECK(get_u32(b, at[20] + 4) == 4 + (14 + 3 * 28) + (14 + 1 * 28));
+    CHECK(get_u32(b, at[20] + 4) == 4 + (14 + 3 * 28) + (14 + 1 * 28) + 4);
     CHECK(get_u32(b, at[21]) == 10);
-    CHECK(get_u32(b, at[21] + 4) == 4 + 8 + 4 + 3 * 16 + 4 + 1 * 16 + 4 + 2 * 8);
+    CHECK(get_u32(b, at[21] + 4) == 4 + 8 + 4 + 3 * 16 + 4 + 1 * 16 + 4 + 2 * 8 + 4);
     CHECK(get_u32(b, at[23]) == 11);
-    CHECK(get_u32(b, at[23] + 4) == 4 + 3 * (4 + 4 + 8 + 4 + 3 * 8));
+    CHECK(get_u32(b, at[23] + 4) == 4 + 3 * (4 + 4 + 8 + 4 + 3 * 8) + 4);
     // EXACT_INSTRUCTIONS: count, then tid, pc, flags, accesses, detail counts × 24 bytes.
     CHECK(get_u32(b, at[24]) == 17);
-    CHECK(get_u32(b, at[24] + 4) == 4 + 2 * (29 + 2 * 24) + 29);
+    CHECK(get_u32(b, at[24] + 4) == 4 + 2 * (29 + 2 * 24) + 29 + 4);
 }
 
 TEST_CASE("a big-endian locality file typed by hand reads the fields it holds") {

@@ -20,6 +20,7 @@
 #include "locality_reader.hpp"
 #include "profile_decoder.hpp"
 #include "profile_records.hpp"
+#include "record_checksum.hpp"
 #include "source_lines_records.hpp"
 #include "sprof/estimator.hpp"
 #include "sprof/profile_io.hpp"
@@ -56,8 +57,9 @@ const char* type_name(uint32_t type) {
 }
 
 // Every reader of a record ignores bytes after the fields it knows: a newer
-// minor version may append fields to a record.
-void read_header(Decoder& d, ProfileHeader& h) {
+// minor version may append fields to a record. `file_minor` is the file
+// header's minor version.
+void read_header(Decoder& d, ProfileHeader& h, uint16_t file_minor) {
     h.collector = d.str();
     h.backend = d.str();
     h.program = d.str();
@@ -114,11 +116,48 @@ void read_header(Decoder& d, ProfileHeader& h) {
         if (attached > 1) throw Corrupt{fmt::format("attached flag {}, not 0 or 1", attached)};
         h.attached = attached == 1;
     }
+    // The file header's minor again (since 1.12): the file header has no
+    // checksum, and a damaged minor below 12 would turn the checks off.
+    if (d.left() > 0) {
+        const uint16_t minor = d.u16();
+        if (minor != file_minor)
+            throw Corrupt{fmt::format("written as format {}.{}, the file header at byte 14 says {}.{}", kFormatMajor,
+                                      minor, kFormatMajor, file_minor)};
+    }
 }
 
-void read_object(Decoder& d, Profile& p) {
+// sprof --salvage: the records passed over may have held objects and
+// functions that later records refer to by id. Those ids get stand-ins, no
+// more than the bytes passed over could have held as the smallest OBJECT
+// and FUNCTION records: never as many as a number read from the file says.
+class StandIns {
+public:
+    void passed_over(uint64_t bytes) { allowed_ += bytes / kSmallestRecord; }
+    // At least `n` objects (functions), the missing ones stand-ins, when allowed.
+    void objects(Profile& p, uint64_t n) {
+        while (p.objects.size() < n && allowed_ > 0) {
+            --allowed_;
+            p.objects.push_back({static_cast<uint32_t>(p.objects.size()), kName, ""});
+        }
+    }
+    void functions(Profile& p, uint64_t n) {
+        while (p.functions.size() < n && allowed_ > 0) {
+            --allowed_;
+            p.functions.push_back({static_cast<uint32_t>(p.functions.size()), kNoObject, 0, 0, kName});
+        }
+    }
+
+private:
+    static constexpr const char* kName = "[corrupt record]";
+    // An OBJECT with an empty path and build-id: header, id, two lengths, checksum.
+    static constexpr uint64_t kSmallestRecord = records::kRecordHeaderSize + 4 + 4 + 4 + records::kChecksumSize;
+    uint64_t allowed_ = 0;
+};
+
+void read_object(Decoder& d, Profile& p, StandIns* stand_ins) {
     ProfileObject o;
     o.id = d.u32();
+    if (stand_ins) stand_ins->objects(p, o.id);
     if (o.id != p.objects.size())
         throw Corrupt{fmt::format("object id {} out of order (expected {})", o.id, p.objects.size())};
     o.path = d.str();
@@ -126,12 +165,14 @@ void read_object(Decoder& d, Profile& p) {
     p.objects.push_back(std::move(o));
 }
 
-void read_function(Decoder& d, Profile& p) {
+void read_function(Decoder& d, Profile& p, StandIns* stand_ins) {
     ProfileFunction f;
     f.id = d.u32();
+    if (stand_ins) stand_ins->functions(p, f.id);
     if (f.id != p.functions.size())
         throw Corrupt{fmt::format("function id {} out of order (expected {})", f.id, p.functions.size())};
     f.object = d.u32();
+    if (stand_ins && f.object != kNoObject) stand_ins->objects(p, uint64_t{f.object} + 1);
     if (f.object != kNoObject && f.object >= p.objects.size())
         throw Corrupt{fmt::format("unknown object id {}", f.object)};
     f.start = d.u64();
@@ -175,7 +216,7 @@ void read_spread(Decoder& d, std::vector<FunctionCell>& cells, size_t n_events) 
     }
 }
 
-Interval read_interval(Decoder& d, const Profile& p) {
+Interval read_interval(Decoder& d, Profile& p, StandIns* stand_ins) {
     Interval iv;
     iv.tid = d.u32();
     iv.seq = d.u32();
@@ -185,6 +226,7 @@ Interval read_interval(Decoder& d, const Profile& p) {
     iv.cells.resize(records::read_cell_count(d, n_events));
     for (auto& c : iv.cells) {
         c.function = d.u32();
+        if (stand_ins) stand_ins->functions(p, uint64_t{c.function} + 1);
         if (c.function >= p.functions.size())
             throw Corrupt{fmt::format("unknown function id {}", c.function)};
         records::read_cell_sums(d, c, n_events);
@@ -270,6 +312,7 @@ void read_end(Decoder& d, ProfileEnd& end) {
 struct ProfileStream::State {
     std::string name;
     bool track_changes = false;
+    bool salvage = false;
     bool file_header_read = false;
     bool swap = false;
     bool have_header = false;
@@ -280,9 +323,72 @@ struct ProfileStream::State {
     LocalityReader locality;
     std::vector<size_t> changed;  // intervals touched since take_changed()
     std::vector<uint32_t> location_function;  // CODE_LOCATIONS: the function of every location read
+    std::vector<std::pair<uint64_t, uint64_t>> skipped;  // --salvage: (byte, bytes) of each damaged record passed over
+    StandIns stand_ins;  // --salvage: for the objects and functions of the records passed over
+    // Salvage cannot tell which strings and locations a CODE_LOCATIONS
+    // record passed over held: the ids of later ones would be misread.
+    bool lines_dropped() const { return !skipped.empty(); }
+    bool lines_lost = false;  // there were source lines to drop
 
     [[noreturn]] void fail(const std::string& what) const {
         throw ProfileError(fmt::format("{}: {}", name, what));
+    }
+
+    bool checksummed() const { return profile.version_minor >= records::kChecksumMinor; }
+    // Stand-ins only once something was passed over: till then ids are checked as ever.
+    StandIns* salvaging() { return skipped.empty() ? nullptr : &stand_ins; }
+
+    // A damaged record at `at` of `bytes` (the file's byte `consumed`): an
+    // error, or with salvage passed over. Returns where reading goes on:
+    // after the record when the record after it is intact (its length was
+    // not what was damaged), else at the next intact record (`next`, when
+    // the caller has looked for it already), else at the end of `bytes`.
+    size_t pass_damaged(std::string_view bytes, size_t at, const std::string& why,
+                        size_t next = std::string_view::npos) {
+        Decoder rh(bytes.data() + at, records::kRecordHeaderSize, swap);
+        const uint32_t type = rh.u32();
+        const uint32_t length = rh.u32();
+        const std::string what = fmt::format("corrupt {} record at byte {} ({})", type_name(type), consumed, why);
+        // Nothing can be read without the HEADER: its damage is an error even then.
+        if (!salvage || !have_header) fail(what);
+        const size_t after = at + records::kRecordHeaderSize + length;
+        if (next == std::string_view::npos) {
+            const bool length_sound =
+                length <= bytes.size() - at - records::kRecordHeaderSize &&
+                (after == bytes.size() || records::check_record(bytes, after, swap) == records::RecordCheck::intact);
+            next = length_sound ? after : records::next_intact_record(bytes, at + 1, swap);
+            if (next == std::string_view::npos) next = bytes.size();
+        }
+        if (skipped.empty()) drop_lines();
+        skipped.emplace_back(consumed, next - at);
+        stand_ins.passed_over(next - at);
+        consumed += next - at;
+        return next;
+    }
+
+    void drop_lines() {
+        lines_lost = !profile.lines.empty();
+        profile.lines.strings.clear();
+        profile.lines.locations.clear();
+        profile.lines.addresses.clear();
+        for (Interval& iv : profile.intervals) iv.lines.clear();
+    }
+
+    // With salvage, what was passed over, as one warning line.
+    void warn_skipped() {
+        if (skipped.empty()) return;
+        std::string where;
+        for (size_t i = 0; i < skipped.size(); ++i) {
+            if (i == 10) {
+                where += fmt::format(", … {} more", skipped.size() - i);
+                break;
+            }
+            where += fmt::format("{}byte {} ({} bytes)", i ? ", " : "", skipped[i].first, skipped[i].second);
+        }
+        profile.warnings.push_back(
+            fmt::format("{}: salvaged: passed over {} corrupt record{} at {}{}", name, skipped.size(),
+                        skipped.size() == 1 ? "" : "s", where,
+                        lines_lost ? "; source lines dropped (which ones it held cannot be told)" : ""));
     }
 
     // The 16 bytes of the file header, once they are all there; a wrong
@@ -317,14 +423,14 @@ struct ProfileStream::State {
             switch (type) {
                 case records::kHeader:
                     if (have_header) fail(fmt::format("second HEADER record at byte {}", pos));
-                    read_header(d, profile.header);
+                    read_header(d, profile.header, profile.version_minor);
                     have_header = true;
                     break;
-                case records::kObject: read_object(d, profile); break;
-                case records::kFunction: read_function(d, profile); break;
+                case records::kObject: read_object(d, profile, salvaging()); break;
+                case records::kFunction: read_function(d, profile, salvaging()); break;
                 case records::kThread: read_thread(d, profile); break;
                 case records::kInterval: {
-                    const size_t at = merger.add(profile, read_interval(d, profile));
+                    const size_t at = merger.add(profile, read_interval(d, profile, salvaging()));
                     if (track_changes) changed.push_back(at);
                     break;
                 }
@@ -345,11 +451,12 @@ struct ProfileStream::State {
                 // Source lines: types 18 and 19 from minor 6 on; in an
                 // earlier file they are a kind this reader does not know.
                 case records::kCodeLocations:
-                    if (profile.version_minor >= records::kSourceLinesMinor)
+                    lines_lost |= lines_dropped();
+                    if (profile.version_minor >= records::kSourceLinesMinor && !lines_dropped())
                         records::read_code_locations(d, profile, location_function);
                     break;
                 case records::kLineCells:
-                    if (profile.version_minor >= records::kSourceLinesMinor) {
+                    if (profile.version_minor >= records::kSourceLinesMinor && !lines_dropped()) {
                         const size_t at = merger.add_lines(profile, records::read_line_cells(d, profile));
                         if (track_changes) changed.push_back(at);
                     }
@@ -362,9 +469,11 @@ struct ProfileStream::State {
     }
 };
 
-ProfileStream::ProfileStream(std::string name, bool track_changes) : s_(std::make_unique<State>()) {
+ProfileStream::ProfileStream(std::string name, bool track_changes, ReadOptions options)
+    : s_(std::make_unique<State>()) {
     s_->name = std::move(name);
     s_->track_changes = track_changes;
+    s_->salvage = options.salvage;
 }
 ProfileStream::~ProfileStream() = default;
 ProfileStream::ProfileStream(ProfileStream&&) noexcept = default;
@@ -387,24 +496,49 @@ size_t ProfileStream::feed(std::string_view bytes) {
         // past the bytes there are is still being written, or the tail of a
         // cut-short run.
         if (length > rest - records::kRecordHeaderSize) break;
+        uint32_t payload_length = length;
+        if (s.checksummed()) {
+            if (records::check_record(bytes, pos, s.swap) == records::RecordCheck::damaged) {
+                pos = s.pass_damaged(bytes, pos, records::damage_of(bytes, pos, s.swap));
+                continue;
+            }
+            payload_length -= records::kChecksumSize;
+        }
         const uint64_t file_pos = s.consumed;  // where this record starts in the file
         if (s.profile.end.present)
             s.fail(fmt::format("{} record after END at byte {}", type_name(type), file_pos));
         if (!s.have_header && type != records::kHeader)
             s.fail(fmt::format("{} record (type {}) before HEADER at byte {}", type_name(type), type, file_pos));
-        s.read_record(type, bytes.data() + pos + records::kRecordHeaderSize, length, file_pos);
+        s.read_record(type, bytes.data() + pos + records::kRecordHeaderSize, payload_length, file_pos);
         pos += records::kRecordHeaderSize + length;
         s.consumed += records::kRecordHeaderSize + length;
     }
     return pos;
 }
 
-Profile ProfileStream::finish(size_t unconsumed) && {
+Profile ProfileStream::finish(std::string_view tail) && {
     State& s = *s_;
     if (!s.file_header_read) {
-        if (unconsumed == 0) s.fail("empty file (not a profile)");
-        s.fail(fmt::format("truncated file header ({} of {} bytes)", unconsumed, records::kFileHeaderSize));
+        if (tail.empty()) s.fail("empty file (not a profile)");
+        s.fail(fmt::format("truncated file header ({} of {} bytes)", tail.size(), records::kFileHeaderSize));
     }
+    // A record that runs past the end is the tail of a cut-short run, unless
+    // intact records follow it: then its length was damaged.
+    while (s.checksummed() && tail.size() >= records::kRecordHeaderSize) {
+        size_t next = tail.size();
+        std::string why = "its length runs past the end of the file, where its checksum says it ends";
+        if (!records::intact_to_end(tail, s.swap)) {
+            next = records::next_intact_record(tail, 1, s.swap);
+            if (next == std::string_view::npos) break;
+            why = fmt::format("its length runs past the end of the file, and an intact record follows at byte {}",
+                              s.consumed + next);
+        }
+        const size_t at = s.pass_damaged(tail, 0, why, next);
+        tail.remove_prefix(at);
+        tail.remove_prefix(feed(tail));
+    }
+    s.warn_skipped();
+    const size_t unconsumed = tail.size();
     if (unconsumed > 0) {
         if (!s.have_header) s.fail(fmt::format("truncated inside the HEADER record at byte {}", s.consumed));
         s.profile.warnings.push_back(fmt::format("{}: truncated after {} complete intervals ({} bytes ignored)",
@@ -519,12 +653,14 @@ std::string_view read_file(const std::string& path) {
 
 }  // namespace
 
-Profile parse_profile(std::string_view bytes, const std::string& name) {
-    ProfileStream stream(name);
+Profile parse_profile(std::string_view bytes, const std::string& name, ReadOptions options) {
+    ProfileStream stream(name, false, options);
     const size_t used = stream.feed(bytes);
-    return std::move(stream).finish(bytes.size() - used);
+    return std::move(stream).finish(bytes.substr(used));
 }
 
-Profile read_profile(const std::string& path) { return parse_profile(read_file(path), path); }
+Profile read_profile(const std::string& path, ReadOptions options) {
+    return parse_profile(read_file(path), path, options);
+}
 
 }  // namespace sprof

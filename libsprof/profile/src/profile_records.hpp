@@ -6,6 +6,7 @@
 #include <cstring>
 #include <string>
 
+#include "sprof/crc32c.hpp"
 #include "sprof/profile.hpp"
 
 namespace sprof::records {
@@ -15,6 +16,10 @@ constexpr char kMagic[8] = {'S', 'P', 'R', 'O', 'F', 'I', 'L', 'E'};
 constexpr uint32_t kByteOrderTag = 0x01020304u;
 constexpr size_t kFileHeaderSize = 16;   // magic, tag, major, minor
 constexpr size_t kRecordHeaderSize = 8;  // u32 type, u32 payload length
+// From minor 12 on, every record's payload ends with the CRC32C of the
+// record's bytes before it (type, length and the rest of the payload).
+constexpr uint16_t kChecksumMinor = 12;
+constexpr size_t kChecksumSize = 4;
 
 // The header's tick dither is stored in parts per million, below one whole.
 constexpr uint32_t kDitherPpmLimit = 1'000'000;
@@ -107,17 +112,20 @@ public:
     }
     void raw(const void* p, size_t n) { out_.append(static_cast<const char*>(p), n); }
 
-    // A record is its type, its payload length, its payload: begin_record
-    // leaves room for the length and end_record fills it in.
+    // A record is its type, its payload length, its payload ending with the
+    // checksum: begin_record leaves room for the length, end_record fills it
+    // in and appends the checksum of everything before it.
     void begin_record(uint32_t type) {
+        type_at_ = out_.size();
         u32(type);
-        length_at_ = out_.size();
         u32(0);
     }
     void end_record() {
-        uint32_t len = static_cast<uint32_t>(out_.size() - length_at_ - 4);
+        const size_t length_at = type_at_ + 4;
+        uint32_t len = static_cast<uint32_t>(out_.size() - length_at - 4 + kChecksumSize);
         if (swap_) len = swap_bytes(len);
-        std::memcpy(out_.data() + length_at_, &len, sizeof len);
+        std::memcpy(out_.data() + length_at, &len, sizeof len);
+        u32(crc32c(out_.data() + type_at_, out_.size() - type_at_));
     }
 
 private:
@@ -128,7 +136,7 @@ private:
     }
     std::string& out_;
     bool swap_;
-    size_t length_at_ = 0;
+    size_t type_at_ = 0;
 };
 
 // A place in the code as every record holds it: function id, then address.

@@ -66,6 +66,7 @@ void put_header(Encoder& e, const ProfileHeader& h) {
     e.u64(h.rotation_seed);
     e.u32(records::dither_ppm(h.tick_dither));
     e.u8(h.attached ? 1 : 0);
+    e.u16(kFormatMinor);  // the file header's minor again, where the checksum covers it
     e.end_record();
 }
 

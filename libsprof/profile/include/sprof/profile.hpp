@@ -31,7 +31,18 @@ constexpr uint16_t kFormatMajor = 1;
 // those samples attributed (docs/FORMAT.md). Older readers ignore the flag.
 // Minor 10: LOCALITY_WINDOW ends with what the runtime dropped (LocalityWindow::lost_records, lost_allocations);
 // tenures are followed past 32 accesses, weighted (TenureStep), those in TENURES_WEIGHTED (older readers skip it).
-constexpr uint16_t kFormatMinor = 11;
+// Minor 11: HEADER ends with the attached flag (sprof_pt -p); END's how may be detached.
+// Minor 12: every record's payload ends with the CRC32C of the record (a
+// damaged file is told from a cut-short one); HEADER ends with the file
+// header's minor again. Older readers take the checksum for appended fields.
+constexpr uint16_t kFormatMinor = 12;
+
+// How a profile is read. `salvage`: damaged records (minor 12 on, their
+// checksum fails) are passed over and named in a warning instead of being
+// an error (sprof --salvage).
+struct ReadOptions {
+    bool salvage = false;
+};
 
 struct ProfileEvent {
     std::string name;

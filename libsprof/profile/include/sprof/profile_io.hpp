@@ -105,12 +105,13 @@ constexpr uint64_t kMaxProfileBytes = uint64_t{1} << 30;
 constexpr uint32_t kMaxProfileEvents = 1024;
 
 // Reads a whole profile. Throws ProfileError (one line: "FILE: what (why)")
-// for anything that is not a readable profile; a truncated tail is a warning
-// in Profile::warnings and every complete record is kept. INTERVAL records
+// for anything that is not a readable profile, a damaged record among them
+// (unless options.salvage); a truncated tail is a warning in
+// Profile::warnings and every complete record is kept. INTERVAL records
 // with the same (tid, seq) come back merged into one Interval.
-Profile read_profile(const std::string& path);
+Profile read_profile(const std::string& path, ReadOptions options = {});
 
 // Same, from bytes in memory (tests, fuzzing); `name` appears in messages.
-Profile parse_profile(std::string_view bytes, const std::string& name);
+Profile parse_profile(std::string_view bytes, const std::string& name, ReadOptions options = {});
 
 }  // namespace sprof

@@ -18,7 +18,7 @@ class ProfileStream {
 public:
     // `name` appears in messages. With `track_changes`, take_changed() tells
     // which intervals each feed created or added a part to.
-    explicit ProfileStream(std::string name, bool track_changes = false);
+    explicit ProfileStream(std::string name, bool track_changes = false, ReadOptions options = {});
     ~ProfileStream();
     ProfileStream(ProfileStream&&) noexcept;
     ProfileStream& operator=(ProfileStream&&) noexcept;
@@ -28,13 +28,15 @@ public:
     // A record (or the file header) cut short is left: the next call gets it
     // again, with what was appended since. Throws ProfileError for what no
     // byte appended later can mend (bad magic, a corrupt record, a record
-    // after END).
+    // after END, a record whose checksum fails).
     size_t feed(std::string_view bytes);
 
-    // No byte comes any more; `unconsumed` bytes were left over (the tail of
-    // a cut-short run: a warning). Throws ProfileError when the bytes held no
-    // HEADER. INTERVAL records with the same (tid, seq) are merged.
-    Profile finish(size_t unconsumed) &&;
+    // No byte comes any more; `tail` is what feed() left over: the tail of a
+    // cut-short run (a warning), or, when intact records follow in it, a
+    // record whose length was damaged (an error, or with salvage passed
+    // over). Throws ProfileError when the bytes held no HEADER. INTERVAL
+    // records with the same (tid, seq) are merged.
+    Profile finish(std::string_view tail) &&;
 
     // What was decoded so far: intervals merged as in finish().
     const Profile& profile() const;
