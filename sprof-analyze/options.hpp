@@ -34,6 +34,7 @@ struct Options {
     bool inline_given = false;                    // one of the two was given
     bool ci = false;  // --ci: a 95 % confidence interval beside every estimate
     Format format = Format::text;
+    NameStyle names = NameStyle::collapsed;  // --names: function names in text tables
     size_t top = 0;  // 0 = all
     std::vector<std::string> rates;
     bool default_rates = true;
@@ -52,6 +53,7 @@ struct Options {
     std::vector<uint64_t> caches;  // --cache SIZE[,SIZE] in bytes; empty: not given
     uint32_t line_size = 0;        // --line-size: the line size the locality views expect (0: the run's)
     Granularity by = Granularity::line;  // --by: how the locality views group the code
+    bool user_frames = false;            // --user-frames: a line in library code is its user's call site
     unsigned wait_s = 10;         // --follow: how long a profile may take to appear
 
     bool wants_output(const std::string& name) const;
