@@ -366,7 +366,9 @@ function pairInfo(p) {
       bar.append(title);
       svg.append(bar);
       if (i === 0 || i === h.length - 1) {
-        const t = svgEl("text", { x: L + i * (bw + 2), y: H + 14, "font-size": 10 });
+        const last = i === h.length - 1 && i > 0;  // the last label ends at its bar: inside the chart
+        const t = svgEl("text", { x: L + i * (bw + 2) + (last ? bw : 0), y: H + 14, "font-size": 10,
+          "text-anchor": last ? "end" : "start" });
         t.textContent = num(b.from);
         svg.append(t);
       }
