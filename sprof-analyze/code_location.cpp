@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "user_code.hpp"
+
 namespace sprof::analyze {
 
 const char* to_string(Granularity g) {
@@ -21,7 +23,7 @@ Granularity parse_granularity(const std::string& option, const std::string& valu
     throw std::invalid_argument(option + " takes function, line or instruction, not '" + value + "'");
 }
 
-Location location_of(const Dataset& d, const CodeRef& code, Granularity g) {
+Location location_of(const Dataset& d, const CodeRef& code, Granularity g, bool user_frames) {
     const bool known = code.function != kNoFunction && code.function < d.functions.size();
     const std::string function = known ? d.functions[code.function].name : "[unknown]";
     if (g == Granularity::function) return {function, code.function, fmt::format("f{}", code.function)};
@@ -30,11 +32,13 @@ Location location_of(const Dataset& d, const CodeRef& code, Granularity g) {
     // one), the path as the debug info names it, so --html finds the source.
     if (g == Granularity::line)
         if (const auto at = d.code_line(code)) {
-            const SourceFrame& f = d.locations[at->location].frames.front();
+            const SourceLocation& l = d.locations[at->location];
+            const SourceFrame* user = user_frames ? first_user_frame(d, l) : nullptr;
+            const SourceFrame& f = user ? *user : l.frames.front();
             if (f.file != kNoString && f.line != 0) {
                 std::string name = fmt::format("{}:{}", d.file_path(f), f.line);
                 std::string key = "l" + name;
-                return {std::move(name), code.function, std::move(key)};
+                return {std::move(name), code.function, std::move(key), user_frames && !user};
             }
         }
     // An instruction, and a line the profile has none for: the function and
@@ -45,6 +49,12 @@ Location location_of(const Dataset& d, const CodeRef& code, Granularity g) {
     return {fmt::format("{}+{:#x}", function, offset), code.function,
             fmt::format("f{}@{:x}", code.function, code.address)};
 }
+
+std::string function_name(const Dataset& d, const Location& l) {
+    return l.function < d.functions.size() ? d.functions[l.function].name : std::string("[unknown]");
+}
+
+bool names_location(Granularity g) { return g != Granularity::line; }
 
 std::string granularity_note(Granularity g) {
     switch (g) {
@@ -58,7 +68,7 @@ std::string granularity_note(Granularity g) {
 uint32_t LocationIndex::of(const CodeRef& code) {
     auto [at, added] = by_code_.try_emplace({code.function, code.address}, 0);
     if (!added) return at->second;
-    Location l = location_of(data_, code, granularity_);
+    Location l = location_of(data_, code, granularity_, user_frames_);
     auto [named, new_location] = by_key_.try_emplace(l.key, static_cast<uint32_t>(locations_.size()));
     if (new_location) locations_.push_back(std::move(l));
     return at->second = named->second;

@@ -136,7 +136,7 @@ CodeMissTable function_misses(const LocalityData& data, Policy policy, std::span
 }
 
 LocationMisses location_misses(const Dataset& d, const LocalityData& l, const LocationMissParams& p) {
-    LocationIndex index(d, p.by);
+    LocationIndex index(d, p.by, p.user_frames);
     LocationMisses out;
     out.table = code_misses(l, Policy::lru, p.lines, [&](const CodeRef& c) { return index.of(c); });
     for (uint32_t i = 0; i < index.size(); ++i) out.locations.push_back(index[i]);

@@ -52,6 +52,7 @@ CodeMissTable function_misses(const LocalityData& data, Policy policy, std::span
 struct LocationMissParams {
     std::vector<uint64_t> lines{};  // cache sizes in lines
     Granularity by = Granularity::line;
+    bool user_frames = false;  // --user-frames (location_of)
 };
 struct LocationMisses {
     std::vector<Location> locations;  // table.rows[i].key indexes these

@@ -11,7 +11,7 @@ namespace sprof::analyze {
 namespace {
 
 // How a view names a source's data object.
-DataStructure describe(const Dataset& d, const Profile& p, uint32_t id, Granularity by) {
+DataStructure describe(const Dataset& d, const Profile& p, uint32_t id, const DataParams& params) {
     DataStructure out;
     if (id == kNoData || id >= p.locality.data.size()) {
         out.name = "[unknown]";
@@ -20,7 +20,7 @@ DataStructure describe(const Dataset& d, const Profile& p, uint32_t id, Granular
     const DataObject& o = p.locality.data[id];
     out.kind = o.kind;
     switch (o.kind) {
-    case DataKind::heap: out.name = "heap@" + location_of(d, o.site, by).name; break;
+    case DataKind::heap: out.name = "heap@" + location_of(d, o.site, params.by, params.user_frames).name; break;
     case DataKind::static_data:
         out.name = demangle(o.name);
         out.object = p.object_name(o.object);
@@ -56,7 +56,7 @@ DataTable data_structures(const Dataset& d, const LocalityData& l, const DataPar
     auto row = [&](uint32_t source, uint32_t id) -> DataStructure& {
         auto [it, added] = cached.try_emplace({source, id}, 0);
         if (added) {
-            DataStructure s = describe(d, d.sources[source].profile, id, p.by);
+            DataStructure s = describe(d, d.sources[source].profile, id, p);
             auto [r, new_row] = row_of.try_emplace({s.kind, s.object, s.name}, t.rows.size());
             if (new_row) {
                 s.misses.assign(p.lines.size(), 0);

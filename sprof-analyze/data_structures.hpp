@@ -24,6 +24,7 @@ namespace sprof::analyze {
 struct DataParams {
     std::vector<uint64_t> lines{};          // cache sizes in lines
     Granularity by = Granularity::line;     // how allocation sites are named
+    bool user_frames = false;               // --user-frames (location_of)
 };
 
 struct DataStructure {

@@ -44,7 +44,7 @@ Table rank_table(const Dataset& d, const Imbalance& im, bool ci) {
 
 Table spread_table(const Dataset& d, const Imbalance& im, size_t top) {
     Table t;
-    t.add_column({Column::text, "function"});
+    t.add_column({Column::text, "function", 0, true});
     t.add_column({Column::text, "object"});
     t.add_column({Column::fixed, "mean_s", 3});
     t.add_column({Column::fixed, "max_s", 3});

@@ -74,13 +74,13 @@ void write_locality_json(std::ostream& out, const Dataset& d, const LocalityData
     out << dump_json(doc, 2) << '\n';
 }
 
-void write_locality_table(std::ostream& out, Format format, const Dataset& d, const LocalityData& l, Policy p,
+void write_locality_table(std::ostream& out, Format format, NameStyle names, const Dataset& d, const LocalityData& l, Policy p,
                           const std::string& what, const std::vector<std::string>& notes, const Table& t,
                           const char* key, Json meta) {
     switch (format) {
     case Format::text:
         write_locality_heading(out, d, l, p, what, notes);
-        t.write_text(out);
+        t.write_text(out, names);
         break;
     case Format::csv: t.write_csv(out); break;
     case Format::json:

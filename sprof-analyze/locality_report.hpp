@@ -37,8 +37,8 @@ void write_locality_heading(std::ostream& out, const Dataset& d, const LocalityD
 void write_locality_json(std::ostream& out, const Dataset& d, const LocalityData& l, Policy p, Json body);
 
 // A locality table in the chosen format: text with the heading (what,
-// notes), CSV alone, JSON as write_locality_json's body {…meta, key: rows}.
-void write_locality_table(std::ostream& out, Format format, const Dataset& d, const LocalityData& l, Policy p,
+// notes) and its names as `names` asks, CSV alone, JSON as write_locality_json's body {…meta, key: rows}.
+void write_locality_table(std::ostream& out, Format format, NameStyle names, const Dataset& d, const LocalityData& l, Policy p,
                           const std::string& what, const std::vector<std::string>& notes, const Table& t,
                           const char* key, Json meta = Json::object());
 

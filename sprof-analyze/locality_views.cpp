@@ -5,7 +5,9 @@
 
 namespace sprof::analyze {
 
-ViewParams view_params(const Options& o) { return {o.caches, o.line_size, o.by, o.top, o.format}; }
+ViewParams view_params(const Options& o) {
+    return {o.caches, o.line_size, o.by, o.top, o.format, o.names, o.user_frames};
+}
 
 ViewInput view_input(const Dataset& d, const ViewParams& p) {
     ViewInput in{locality_data(d), {}};

@@ -21,6 +21,8 @@ struct ViewParams {
     Granularity by = Granularity::line;
     size_t top = 0;                  // rows shown (0: all)
     Format format = Format::text;
+    NameStyle names = NameStyle::collapsed;  // in text tables
+    bool user_frames = false;  // a line in library code (an inlined header) is named by its user's call site
 };
 
 ViewParams view_params(const Options& o);

@@ -35,6 +35,7 @@ struct Options {
     bool ci = false;  // --ci: a 95 % confidence interval beside every estimate
     bool salvage = false;  // --salvage: damaged records passed over, not an error
     Format format = Format::text;
+    NameStyle names = NameStyle::collapsed;  // --names: function names in text tables
     size_t top = 0;  // 0 = all
     std::vector<std::string> rates;
     bool default_rates = true;
@@ -53,6 +54,7 @@ struct Options {
     std::vector<uint64_t> caches;  // --cache SIZE[,SIZE] in bytes; empty: not given
     uint32_t line_size = 0;        // --line-size: the line size the locality views expect (0: the run's)
     Granularity by = Granularity::line;  // --by: how the locality views group the code
+    bool user_frames = false;            // --user-frames: a line in library code is its user's call site
     unsigned wait_s = 10;         // --follow: how long a profile may take to appear
 
     bool wants_output(const std::string& name) const;

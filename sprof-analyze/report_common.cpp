@@ -29,7 +29,7 @@ void put_estimated(Table& t, std::optional<double> v, std::optional<Bounds> b, b
 }  // namespace
 
 void add_function_columns(Table& t) {
-    t.add_column({Column::text, "function"});
+    t.add_column({Column::text, "function", 0, true});
     t.add_column({Column::text, "object"});
     t.add_column({Column::integer, "samples"});
     t.add_column({Column::fixed, "time_s", 3});
@@ -135,7 +135,7 @@ Json profiles_json(const Dataset& d) {
 
 void write_table(const Context& c, const Table& t, const char* key, Json meta) {
     switch (c.options.format) {
-    case Format::text: t.write_text(c.out); break;
+    case Format::text: t.write_text(c.out, c.options.names); break;
     case Format::csv: t.write_csv(c.out); break;
     case Format::json: {
         Json rates = Json::array();

@@ -12,10 +12,10 @@ namespace sprof::analyze {
 void write_data_view(const Dataset& d, const ViewParams& p, std::ostream& out) {
     const ViewInput in = view_input(d, p);
     const LocalityData& l = in.locality;
-    const DataTable dt = data_structures(d, l, {in.lines, p.by});
+    const DataTable dt = data_structures(d, l, {in.lines, p.by, p.user_frames});
     const size_t n = dt.lines.size();
     Table t;
-    t.add_column({Column::text, "data"});
+    t.add_column({Column::text, "data", 0, names_location(p.by)});
     t.add_column({Column::text, "kind"});
     t.add_column({Column::fixed, "accesses_pct", 2});
     for (size_t k = 0; k < n; ++k) {
@@ -55,7 +55,7 @@ void write_data_view(const Dataset& d, const ViewParams& p, std::ostream& out) {
                           {"misses", dt.misses[k]}});
     }
     notes.push_back("heap blocks by allocation site (heap@SITE), static data by symbol, stacks, other mappings");
-    write_locality_table(out, p.format, d, l, Policy::lru, "misses and use per data structure", notes, t,
+    write_locality_table(out, p.format, p.names, d, l, Policy::lru, "misses and use per data structure", notes, t,
                          "data", {{"accesses", dt.accesses}, {"caches", caches}});
 }
 

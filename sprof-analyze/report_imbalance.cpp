@@ -21,9 +21,9 @@ void report_imbalance(const Context& c) {
                              to_string(c.options.estimator));
         for (const auto& line : incomplete) c.out << line << '\n';
         c.out << '\n';
-        ranks.write_text(c.out);
+        ranks.write_text(c.out, c.options.names);
         c.out << "\nmax/mean = the heaviest rank over the mean of all ranks (1 = balanced)\n\n";
-        spread.write_text(c.out);
+        spread.write_text(c.out, c.options.names);
         return;
     case Format::csv:
         // The table scripts read; what is missing goes to stderr, one line each.

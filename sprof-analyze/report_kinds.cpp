@@ -406,6 +406,11 @@ const std::vector<GroupOption>& group_options() {
           .set = [](Options& o, const std::string& opt,
                     const OptionValues& v) { o.by = as_usage([&] { return parse_granularity(opt, v[0]); }); }},
          {"misses", "use", "data", "reuse-pairs", "html"}},
+        {{.names = "--user-frames",
+          .help = "a line in library code inlined into the user's (an\n"
+                  "stl_tree.h lookup) is the user's line that called it",
+          .set = [](Options& o, const std::string&, const OptionValues&) { o.user_frames = true; }},
+         {"misses", "use", "data", "reuse-pairs", "html"}},
     };
     return options;
 }

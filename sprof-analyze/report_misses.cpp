@@ -9,20 +9,41 @@
 
 namespace sprof::analyze {
 
+namespace {
+
+// What --user-frames could not move: misses in library code no user line
+// inlined (a library function called, out of line), in the first cache.
+std::string library_note(const LocationMisses& m, double all_misses) {
+    double library = 0;
+    size_t locations = 0;
+    for (const CodeMisses& r : m.table.rows)
+        if (m.locations[r.key].library && !r.misses.empty()) {
+            library += r.misses[0];
+            ++locations;
+        }
+    return fmt::format("user frames: {:.0f} misses ({:.1f} %) at {} location(s) in library code not inlined into "
+                       "the user's: their user's line needs call paths",
+                       library, percent(library, all_misses), locations);
+}
+
+}  // namespace
+
 void write_misses_view(const Dataset& d, const ViewParams& p, std::ostream& out) {
     const ViewInput in = view_input(d, p);
     const LocalityData& l = in.locality;
-    const LocationMisses m = location_misses(d, l, {in.lines, p.by});
+    const LocationMisses m = location_misses(d, l, {in.lines, p.by, p.user_frames});
     const CodeMissTable& mt = m.table;
     const size_t n = mt.lines.size();
+    // At --by function a location is its function: no column repeats it.
+    const bool function_column = p.by != Granularity::function;
     Table t;
-    t.add_column({Column::text, "location"});
+    t.add_column({Column::text, "location", 0, names_location(p.by)});
     t.add_column({Column::fixed, "accesses_pct", 2});
     for (size_t k = 0; k < n; ++k) {
         t.add_column({Column::fixed, cache_column("miss_ratio", k, mt.lines[k], l.line_size), 4});
         t.add_column({Column::integer, cache_column("misses", k, mt.lines[k], l.line_size)});
     }
-    t.add_column({Column::text, "function"});
+    if (function_column) t.add_column({Column::text, "function", 0, true});
     t.add_column({Column::integer, "accesses"});
     for (size_t k = 0; k < n; ++k)
         t.add_column({Column::fixed, cache_column("misses_pct", k, mt.lines[k], l.line_size), 2});
@@ -37,7 +58,7 @@ void write_misses_view(const Dataset& d, const ViewParams& p, std::ostream& out)
             t.put(r.accesses > 0 ? std::optional<double>(r.misses[k] / r.accesses) : std::nullopt);
             t.put(r.misses[k]);
         }
-        t.put(loc.function < d.functions.size() ? d.functions[loc.function].name : std::string("[unknown]"));
+        if (function_column) t.put(function_name(d, loc));
         t.put(r.accesses);
         for (size_t k = 0; k < n; ++k) t.put(percent(r.misses[k], mt.misses[k]));
     }
@@ -51,9 +72,10 @@ void write_misses_view(const Dataset& d, const ViewParams& p, std::ostream& out)
         caches.push_back({{"cache_bytes", mt.lines[k] * l.line_size}, {"lines", mt.lines[k]}, {"miss_ratio", ratio},
                           {"misses", mt.misses[k]}});
     }
+    if (p.user_frames) notes.push_back(library_note(m, n > 0 ? mt.misses[0] : 0));
     if (!l.exact)
         notes.push_back("a reuse's miss is its trigger's; a line never reused is the cold miss of its sampled access");
-    write_locality_table(out, p.format, d, l, Policy::lru, "misses per location", notes, t, "locations",
+    write_locality_table(out, p.format, p.names, d, l, Policy::lru, "misses per location", notes, t, "locations",
                          {{"by", to_string(p.by)}, {"accesses", mt.accesses}, {"caches", caches}});
 }
 

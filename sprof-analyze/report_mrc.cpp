@@ -77,7 +77,7 @@ void write_curve(const Dataset& d, const LocalityData& l, const MrcParams& p, st
         t.put(point.low);
         t.put(point.high);
     }
-    write_locality_table(out, p.format, d, l, p.curve.policy, "miss ratio", band_notes(curve, l, half_width), t,
+    write_locality_table(out, p.format, p.names, d, l, p.curve.policy, "miss ratio", band_notes(curve, l, half_width), t,
                          "curve", {{"band", curve.band}, {"band_half_width", half_width}});
 }
 
@@ -100,7 +100,7 @@ std::vector<uint64_t> table_lines(const LocalityData& l, const MrcParams& p) {
 void write_functions(const Dataset& d, const LocalityData& l, const MrcParams& p, std::ostream& out) {
     const CodeMissTable ft = function_misses(l, p.curve.policy, table_lines(l, p));
     Table t;
-    t.add_column({Column::text, "function"});
+    t.add_column({Column::text, "function", 0, true});
     t.add_column({Column::text, "object"});
     t.add_column({Column::integer, "accesses"});
     t.add_column({Column::fixed, "accesses_pct", 2});
@@ -137,7 +137,7 @@ void write_functions(const Dataset& d, const LocalityData& l, const MrcParams& p
         caches.push_back({{"cache_bytes", bytes}, {"lines", ft.lines[k]}, {"miss_ratio", ratio},
                           {"misses", ft.misses[k]}});
     }
-    write_locality_table(out, p.format, d, l, p.curve.policy, "misses per function", notes, t, "functions",
+    write_locality_table(out, p.format, p.names, d, l, p.curve.policy, "misses per function", notes, t, "functions",
                          {{"accesses", ft.accesses}, {"caches", caches}});
 }
 
@@ -197,7 +197,8 @@ void plot_mrc(const Dataset& d, const MrcParams& p, const std::string& file) {
 }
 
 void report_locality(const Context& c) {
-    const MrcParams p{{c.options.policy}, c.options.caches, c.options.line_size, c.options.top, c.options.format};
+    const MrcParams p{{c.options.policy}, c.options.caches, c.options.line_size, c.options.top, c.options.format,
+                      c.options.names};
     report_mrc(c.data, p, c.out);
 }
 

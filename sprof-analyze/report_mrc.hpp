@@ -20,6 +20,7 @@ struct MrcParams {
     uint32_t line_size = 0;          // the line size expected (0: the run's)
     size_t top = 0;                  // per-function rows shown (0 = all)
     Format format = Format::text;
+    NameStyle names = NameStyle::collapsed;  // in text tables
 };
 
 // Throws ProfileError (exit status 1) for a dataset without usable locality

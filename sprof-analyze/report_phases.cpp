@@ -70,7 +70,7 @@ void report_phases(const Context& c) {
     t.add_column({Column::fixed, "start_s", 3});
     t.add_column({Column::fixed, "end_s", 3});
     t.add_column({Column::integer, "intervals"});
-    t.add_column({Column::text, "dominant_function"});
+    t.add_column({Column::text, "dominant_function", 0, true});
     t.add_column({Column::integer, "samples"});
     t.add_column({Column::fixed, "time_s", 3});
     add_event_and_rate_columns(t, d, c.rates, c.options.ci);

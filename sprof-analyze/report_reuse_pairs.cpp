@@ -47,13 +47,14 @@ void write_reuse_pairs_view(const Dataset& d, const ViewParams& p, std::ostream&
     PairParams params;
     params.lines = in.lines.front();
     params.by = p.by;
+    params.user_frames = p.user_frames;
     const PairTable pt = reuse_pairs(d, l, params);
     if (!pt.positions)
         notes() << "sprof: warning: the samples have no positions (a profile written before format 1.5): the code "
                      "between use and reuse is unknown, and so are the loop hints\n";
     Table t;
-    t.add_column({Column::text, "use"});
-    t.add_column({Column::text, "reuse"});
+    t.add_column({Column::text, "use", 0, names_location(p.by)});
+    t.add_column({Column::text, "reuse", 0, names_location(p.by)});
     t.add_column({Column::fixed, "share", 2});
     t.add_column({Column::text, "hint"});
     t.add_column({Column::integer, "cluster"});
@@ -142,7 +143,7 @@ void write_reuse_pairs_view(const Dataset& d, const ViewParams& p, std::ostream&
         write_locality_json(out, d, l, Policy::lru, std::move(meta));
         return;
     }
-    write_locality_table(out, p.format, d, l, Policy::lru, "reuse pairs", notes, t, "pairs", meta);
+    write_locality_table(out, p.format, p.names, d, l, Policy::lru, "reuse pairs", notes, t, "pairs", meta);
 }
 
 void report_reuse_pairs(const Context& c) { write_reuse_pairs_view(c.data, view_params(c.options), c.out); }

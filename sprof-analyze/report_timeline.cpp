@@ -30,12 +30,12 @@ void report_timeline(const Context& c) {
     Table t;
     add_span_columns(t);
     if (c.options.by_function) {
-        t.add_column({Column::text, "function"});
+        t.add_column({Column::text, "function", 0, true});
         t.add_column({Column::text, "object"});
     }
     t.add_column({Column::integer, "samples"});
     t.add_column({Column::fixed, "time_s", 3});
-    if (!c.options.by_function) t.add_column({Column::text, "top_function"});
+    if (!c.options.by_function) t.add_column({Column::text, "top_function", 0, true});
     add_event_and_rate_columns(t, d, c.rates, c.options.ci);
 
     const auto estimates = row_estimates(d, rows, c.options.estimator);

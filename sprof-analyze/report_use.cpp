@@ -12,10 +12,11 @@ namespace sprof::analyze {
 void write_use_view(const Dataset& d, const ViewParams& p, std::ostream& out) {
     const ViewInput in = view_input(d, p);
     const LocalityData& l = in.locality;
-    const UseTable u = statement_use(d, l, {in.lines, p.by});
+    const UseTable u = statement_use(d, l, {in.lines, p.by, p.user_frames});
     const size_t n = u.lines.size();
+    const bool function_column = p.by != Granularity::function;  // as in --misses
     Table t;
-    t.add_column({Column::text, "location"});
+    t.add_column({Column::text, "location", 0, names_location(p.by)});
     for (size_t k = 0; k < n; ++k) {
         t.add_column({Column::fixed, cache_column("spatial_use", k, u.lines[k], l.line_size), 1});
         t.add_column({Column::fixed, cache_column("temporal_use", k, u.lines[k], l.line_size), 2});
@@ -23,7 +24,7 @@ void write_use_view(const Dataset& d, const ViewParams& p, std::ostream& out) {
         t.add_column({Column::integer, cache_column("misses", k, u.lines[k], l.line_size)});
         t.add_column({Column::integer, cache_column("tenures", k, u.lines[k], l.line_size)});
     }
-    t.add_column({Column::text, "function"});
+    if (function_column) t.add_column({Column::text, "function", 0, true});
     size_t shown = 0;
     for (const StatementUse& r : u.rows) {
         if (p.top && shown++ == p.top) break;
@@ -37,7 +38,7 @@ void write_use_view(const Dataset& d, const ViewParams& p, std::ostream& out) {
             t.put(r.misses[k]);
             t.put(r.use[k].samples);
         }
-        t.put(loc.function < d.functions.size() ? d.functions[loc.function].name : std::string("[unknown]"));
+        if (function_column) t.put(function_name(d, loc));
     }
     std::vector<std::string> notes = {granularity_note(p.by)};
     Json caches = Json::array();
@@ -57,7 +58,7 @@ void write_use_view(const Dataset& d, const ViewParams& p, std::ostream& out) {
                               "cache's eviction point chosen by the model (cold misses not included)");
     notes.push_back("spatial use: % of a line's bytes touched before eviction; temporal use: further touches of "
                     "each used byte");
-    write_locality_table(out, p.format, d, l, Policy::lru, "spatial and temporal use per statement", notes, t,
+    write_locality_table(out, p.format, p.names, d, l, Policy::lru, "spatial and temporal use per statement", notes, t,
                          "statements", {{"by", to_string(p.by)}, {"caches", caches}});
 }
 

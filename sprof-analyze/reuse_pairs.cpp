@@ -89,7 +89,7 @@ PairTable reuse_pairs(const Dataset& d, const LocalityData& l, const PairParams&
     t.line_size = l.line_size;
     t.sample_period = l.sample_period;
     t.positions = l.positions;
-    LocationIndex index(d, p.by);
+    LocationIndex index(d, p.by, p.user_frames);
     std::map<std::pair<uint32_t, uint32_t>, Counting> pairs;
     std::unordered_map<uint32_t, UseSum> statement;  // location → the tenures it started
     const uint64_t sizes[] = {p.lines};

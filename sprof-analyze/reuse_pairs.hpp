@@ -54,6 +54,7 @@ namespace sprof::analyze {
 struct PairParams {
     uint64_t lines = 512;                // the cache, in lines
     Granularity by = Granularity::line;
+    bool user_frames = false;  // --user-frames (location_of)
     double cover = 0.9;                  // heavy pairs hold at least this share of the capacity misses
     size_t spans = 64;                   // spans looked at per pair
     size_t span_samples = 256;           // samples looked at per span

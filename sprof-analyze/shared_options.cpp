@@ -91,6 +91,27 @@ const std::vector<OptionSpec>& shared_options() {
          .values = 1,
          .help = "output format (default text)",
          .set = [](Options& o, const std::string&, const OptionValues& v) { o.format = parse_format(v[0]); }},
+        {.names = "--names",
+         .value = "short|full",
+         .values = 1,
+         .help = "function names in text tables: short (default;\n"
+                 "std::map<…>::find(…)) or full (placed last)",
+         .details =
+             "Text tables show a C++ function's name with its template arguments and\n"
+             "parameter lists collapsed (std::map<…>::find(…), as hotspot's \"collapse\n"
+             "templates\"), cut to 60 characters with \"…\" in its middle when still longer,\n"
+             "so that no name pushes the columns after it out of line. Names that would\n"
+             "read alike (two instances of one template, overloads) keep as many more\n"
+             "levels of brackets as tell them apart, uncut. --names full prints\n"
+             "the names whole, in the last columns of the table, as perf puts its symbol\n"
+             "last. CSV, JSON, --html and the exports always carry the full names.",
+         .set = [](Options& o, const std::string& opt, const OptionValues& v) {
+             try {
+                 o.names = parse_name_style(opt, v[0]);
+             } catch (const std::invalid_argument& e) {
+                 throw UsageError(e.what());
+             }
+         }},
         {.names = "--min-phase",
          .value = "N",
          .values = 1,

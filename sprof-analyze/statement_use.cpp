@@ -73,7 +73,7 @@ UseTable statement_use(const Dataset& d, const LocalityData& l, const UseParams&
     UseTable t;
     t.lines = p.lines;
     t.line_size = l.line_size;
-    LocationIndex index(d, p.by);
+    LocationIndex index(d, p.by, p.user_frames);
     Rows rows(t, index);
     if (l.exact) exact_use(l, t, rows);
     else sampled_use(d, l, t, rows);

@@ -28,6 +28,7 @@ namespace sprof::analyze {
 struct UseParams {
     std::vector<uint64_t> lines{};  // cache sizes in lines
     Granularity by = Granularity::line;
+    bool user_frames = false;  // --user-frames (location_of)
 };
 
 struct StatementUse {

@@ -5,11 +5,13 @@
 
 #include <fmt/format.h>
 
+#include "text_columns.hpp"
+
 namespace sprof::analyze {
 
 namespace {
 
-// Text columns wider than this are not padded further (C++ template names).
+// Text columns wider than this are not padded further (paths).
 constexpr size_t kMaxPaddedWidth = 60;
 
 std::string number(const Column& c, double v) {
@@ -17,6 +19,9 @@ std::string number(const Column& c, double v) {
     if (c.kind == Column::integer) return fmt::format("{:.0f}", v);
     return fmt::format("{:.{}g}", v, c.precision > 0 ? c.precision : 6);
 }
+
+// Characters, not bytes (Table::columns() hides the free function's name).
+size_t text_width(const std::string& s) { return columns(s); }
 
 }  // namespace
 
@@ -31,27 +36,50 @@ std::string Table::text_cell(size_t col, const Value& v) const {
     return number(c, v.d);
 }
 
-void Table::write_text(std::ostream& out) const {
+void Table::write_text(std::ostream& out, NameStyle names) const {
+    // The order the columns are printed in: full names last.
+    std::vector<size_t> order;
+    for (size_t c = 0; c < columns_.size(); ++c)
+        if (!(names == NameStyle::full && columns_[c].names)) order.push_back(c);
+    for (size_t c = 0; c < columns_.size(); ++c)
+        if (names == NameStyle::full && columns_[c].names) order.push_back(c);
     std::vector<size_t> width(columns_.size());
     std::vector<std::vector<std::string>> cells;
-    for (size_t c = 0; c < columns_.size(); ++c) width[c] = columns_[c].name.size();
+    for (size_t c = 0; c < columns_.size(); ++c) width[c] = text_width(columns_[c].name);
     for (const auto& row : rows_) {
         auto& line = cells.emplace_back();
+        for (size_t c = 0; c < columns_.size(); ++c) line.push_back(c < row.size() ? text_cell(c, row[c]) : "-");
+    }
+    if (names == NameStyle::collapsed)
         for (size_t c = 0; c < columns_.size(); ++c) {
-            line.push_back(c < row.size() ? text_cell(c, row[c]) : "-");
-            width[c] = std::max(width[c], std::min(line.back().size(), kMaxPaddedWidth));
+            if (!columns_[c].names) continue;
+            std::vector<std::string> column;
+            for (const auto& line : cells) column.push_back(line[c]);
+            column = short_names(column, kNameColumns);
+            for (size_t r = 0; r < cells.size(); ++r) cells[r][c] = std::move(column[r]);
+        }
+    for (const auto& line : cells) {
+        for (size_t c = 0; c < columns_.size(); ++c) {
+            // A name column is as wide as its widest name (short_names()
+            // keeps them short; a full one is followed only by other names).
+            const size_t cap = columns_[c].names ? SIZE_MAX : kMaxPaddedWidth;
+            width[c] = std::max(width[c], std::min(text_width(line[c]), cap));
         }
     }
     auto emit = [&](size_t c, const std::string& s, bool last) {
         bool left = columns_[c].kind == Column::text;
+        // Padded by characters: "…" and a name's UTF-8 are one column each.
+        const std::string pad(width[c] - std::min(width[c], text_width(s)), ' ');
         if (last && left) out << s;
-        else if (left) out << fmt::format("{:<{}}", s, width[c]);
-        else out << fmt::format("{:>{}}", s, width[c]);
+        else if (left) out << s << pad;
+        else out << pad << s;
         out << (last ? "\n" : "  ");
     };
-    for (size_t c = 0; c < columns_.size(); ++c) emit(c, columns_[c].name, c + 1 == columns_.size());
-    for (const auto& line : cells)
-        for (size_t c = 0; c < columns_.size(); ++c) emit(c, line[c], c + 1 == columns_.size());
+    auto emit_row = [&](const auto& text_of) {
+        for (size_t i = 0; i < order.size(); ++i) emit(order[i], text_of(order[i]), i + 1 == order.size());
+    };
+    emit_row([&](size_t c) -> const std::string& { return columns_[c].name; });
+    for (const auto& line : cells) emit_row([&](size_t c) -> const std::string& { return line[c]; });
 }
 
 std::string csv_quote(const std::string& s) {

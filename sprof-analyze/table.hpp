@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "short_names.hpp"
+
 namespace sprof::analyze {
 
 // Keeps keys in insertion order, so JSON reads like the text report.
@@ -28,7 +30,15 @@ struct Column {
     enum Kind { text, integer, fixed, general } kind;
     std::string name;
     int precision = 0;  // digits after the point (fixed) or significant digits (general)
+    // Function names (text): a text table shortens them (short_names()),
+    // or with NameStyle::full prints them
+    // whole as the last columns, as perf puts its symbol last; either way no
+    // name pushes the columns after it out of line.
+    bool names = false;
 };
+
+// The widest a function name is in a text table (before "…" replaces its middle).
+constexpr size_t kNameColumns = 60;
 
 // One cell. (Not a std::variant: g++ 12 warns falsely about variants of strings.)
 struct Value {
@@ -55,7 +65,7 @@ public:
     void put(std::optional<double> v) { put_value(v ? Value(*v) : Value()); }
     size_t rows() const { return rows_.size(); }
 
-    void write_text(std::ostream& out) const;
+    void write_text(std::ostream& out, NameStyle names = NameStyle::collapsed) const;
     void write_csv(std::ostream& out, bool with_header = true) const;  // without: rows appended to earlier ones
     Json to_json() const;  // array of objects keyed by column name, in column order
 

@@ -24,4 +24,12 @@ std::string abbreviate(const std::string& s, size_t width) {
     return fit(s, width - 1) + "…";
 }
 
+std::string elide_middle(const std::string& s, size_t width) {
+    const size_t n = columns(s);
+    if (width == 0 || n <= width) return s;
+    const size_t head = (width - 1) / 3, tail = width - 1 - head;
+    const std::string end = fit(s, n - tail);  // everything but the tail's characters
+    return fit(s, head) + "…" + s.substr(end.size());
+}
+
 }  // namespace sprof::analyze

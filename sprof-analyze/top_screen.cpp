@@ -20,6 +20,7 @@
 
 #include <fmt/format.h>
 
+#include "short_names.hpp"
 #include "text_columns.hpp"
 #include "top_view.hpp"
 
@@ -120,7 +121,13 @@ std::vector<std::string> screen_lines(const TopContext* c, const LiveRow* curren
         }
         row.push_back(spark);
         row.push_back(object_basename(d.functions[f].object));
-        row.push_back(d.functions[f].name);
+        row.push_back(d.functions[f].name);  // last, as perf does
+    }
+    if (c->options.names == NameStyle::collapsed) {  // short, uncut: nothing follows
+        std::vector<std::string> names;
+        for (const auto& row : cells) names.push_back(row.back());
+        names = short_names(names, 0);
+        for (size_t r = 0; r < cells.size(); ++r) cells[r].back() = std::move(names[r]);
     }
     std::vector<size_t> width(head.size());
     for (size_t k = 0; k < head.size(); ++k) {

@@ -39,6 +39,18 @@ const sourceOf = (location) => {
 // The caches of a view and the suffix of their columns: "" for the first, "_1M" … after.
 const caches = (report) => (report && report.caches ? report.caches : []).map((c, i) =>
   ({ bytes: c.cache_bytes, label: bytes(c.cache_bytes), suffix: i === 0 ? "" : "_" + shortSize(c.cache_bytes) }));
+// Each path's shortest tail of whole components that no other path ends
+// with ("left/table.h" beside "right/table.h", "stl_tree.h" alone): the
+// sidebar names files by what tells them apart, not by a cut-off prefix.
+const uniqueTails = (paths) => {
+  const parts = new Map(paths.map((p) => [p, p.split("/")]));
+  const tail = (p, k) => parts.get(p).slice(-k).join("/");
+  return new Map(paths.map((p) => {
+    let k = 1;
+    while (k < parts.get(p).length && paths.some((q) => q !== p && tail(q, k) === tail(p, k))) ++k;
+    return [p, tail(p, k)];
+  }));
+};
 const shortSize = (b) => {
   for (const [u, s] of [[1 << 30, "G"], [1 << 20, "M"], [1 << 10, "K"]]) if (b % u === 0) return b / u + s;
   return String(b);
@@ -77,8 +89,12 @@ function index() {
     const s = sourceOf(r.location);
     if (s) perFile.set(s.file, (perFile.get(s.file) || 0) + (r.misses || 0));
   }
-  for (const f of Object.keys(S.sources).sort((a, b) => (perFile.get(b) || 0) - (perFile.get(a) || 0)))
-    nav.append(link(f, num(perFile.get(f) || 0), () => showSource(f), "file-" + f));
+  const tails = uniqueTails(Object.keys(S.sources));
+  for (const f of Object.keys(S.sources).sort((a, b) => (perFile.get(b) || 0) - (perFile.get(a) || 0))) {
+    const a = link(tails.get(f), num(perFile.get(f) || 0), () => showSource(f), "file-" + f);
+    a.title = f;
+    nav.append(a);
+  }
   if (!Object.keys(S.sources).length)
     nav.append(el("div", { class: "note" }, "No source lines in this profile: build with -g to see them."));
   for (const [f, why] of Object.entries(S.missing_sources || {}))
@@ -188,7 +204,7 @@ const betweenText = (between) => (between || []).slice(0, 3).map((b) => `${b.loc
 function showCurve() {
   const rows = R.mrc ? R.mrc.curve : null;
   if (!rows || !rows.length) return setView("Miss-ratio curve", el("p", { class: "note" }, S.errors.mrc || "no curve"));
-  const W = 640, H = 320, L = 50, B = 30;
+  const W = 640, H = 330, L = 64, B = 40;
   const xs = rows.map((r) => Math.log2(r.cache_bytes));
   const x0 = Math.min(...xs), x1 = Math.max(...xs);
   const top = Math.max(1e-6, ...rows.map((r) => r.high ?? r.miss_ratio));
@@ -212,14 +228,35 @@ function showCurve() {
     t.textContent = num(f * top, 3);
     svg.append(t);
   }
+  axisTitles(svg, "cache size (bytes, log scale)", "miss ratio", { x: (L + W) / 2, y: H - 4 }, { x: 14, y: (H - B) / 2 });
   setView("Miss-ratio curve (" + (R.mrc.locality ? R.mrc.locality.policy : "") + ")", svg,
     grid(rows, [{ key: "cache_bytes", label: "cache", fmt: bytes }, { key: "miss_ratio", label: "miss ratio", fmt: (v) => num(v, 4) },
       { key: "low", label: "low", fmt: (v) => num(v, 4) }, { key: "high", label: "high", fmt: (v) => num(v, 4) }]));
 }
 
+// The titles of a chart's axes: x's centred under it, y's turned along it.
+function axisTitles(svg, xTitle, yTitle, xAt, yAt) {
+  const x = svgEl("text", { x: xAt.x, y: xAt.y, "text-anchor": "middle", "font-size": 11, class: "axis-title x" });
+  x.textContent = xTitle;
+  const y = svgEl("text", { x: yAt.x, y: yAt.y, "text-anchor": "middle", "font-size": 11, class: "axis-title y",
+    transform: `rotate(-90 ${yAt.x} ${yAt.y})` });
+  y.textContent = yTitle;
+  svg.append(x, y);
+}
+
+// The line of a file with the most misses, or null when none of its lines has any.
+function hottestLine(file) {
+  let best = null;
+  for (const r of missRows) {
+    const s = sourceOf(r.location);
+    if (s && s.file === file && (r.misses || 0) > (best ? best.misses || 0 : -1)) best = { line: s.line, misses: r.misses };
+  }
+  return best ? best.line : null;
+}
+
 // One source file: per line its misses (colour and bar) and the heavy reuse
 // pairs drawn as arrows from the use line to the reuse line.
-function showSource(file) {
+function showSource(file, line = hottestLine(file)) {
   document.querySelectorAll("nav a.current").forEach((a) => a.classList.remove("current"));
   document.getElementById("file-" + file)?.classList.add("current");
   const src = S.sources[file];
@@ -243,6 +280,9 @@ function showSource(file) {
     (missCaches[0] ? missCaches[0].label : "the cache") + "; arrows: heavy reuse pairs (use → reuse), darker = more misses");
   setView(file, note, wrap);
   drawArrows(file, wrap, table);
+  // Opened at the line asked for, else its hottest: a header's hot line is
+  // thousands of lines below its licence text.
+  if (line) table.querySelector("#L" + line)?.scrollIntoView({ block: "center" });
 }
 
 function drawArrows(file, wrap, table) {
@@ -280,8 +320,7 @@ function selectLine(file, line) {
 function openLocation(row) {
   const s = sourceOf(row.location);
   if (s) {
-    showSource(s.file);
-    document.getElementById("L" + s.line)?.scrollIntoView({ block: "center" });
+    showSource(s.file, s.line);
     selectLine(s.file, s.line);
   } else locationInfo(row.location);
 }
@@ -316,22 +355,25 @@ function pairInfo(p) {
   const parts = [dl(p, pairColumns)];
   const h = p.histogram || [];
   if (h.length) {
-    const W = 300, H = 120, bw = Math.max(4, Math.floor((W - 20) / h.length) - 2);
+    const W = 300, H = 120, L = 24, bw = Math.max(4, Math.floor((W - L - 10) / h.length) - 2);
     const top = Math.max(...h.map((b) => b.reuses));
-    const svg = svgEl("svg", { width: W, height: H + 30, class: "histogram" });
+    const svg = svgEl("svg", { width: W, height: H + 34, class: "histogram" });
     h.forEach((b, i) => {
       const hgt = (H - 10) * b.reuses / top;
-      const bar = svgEl("rect", { x: 10 + i * (bw + 2), y: H - hgt, width: bw, height: hgt, fill: "#b33" });
+      const bar = svgEl("rect", { x: L + i * (bw + 2), y: H - hgt, width: bw, height: hgt, fill: "#b33" });
       const title = svgEl("title");
       title.textContent = `distance ${num(b.from)}–${num(b.to)}: ${num(b.reuses)} reuses`;
       bar.append(title);
       svg.append(bar);
       if (i === 0 || i === h.length - 1) {
-        const t = svgEl("text", { x: 10 + i * (bw + 2), y: H + 14, "font-size": 10 });
+        const last = i === h.length - 1 && i > 0;  // the last label ends at its bar: inside the chart
+        const t = svgEl("text", { x: L + i * (bw + 2) + (last ? bw : 0), y: H + 14, "font-size": 10,
+          "text-anchor": last ? "end" : "start" });
         t.textContent = num(b.from);
         svg.append(t);
       }
     });
+    axisTitles(svg, "reuse distance (accesses between)", "reuses", { x: (L + W) / 2, y: H + 30 }, { x: 10, y: H / 2 });
     parts.push(el("h4", {}, "Reuse distances (accesses between)"), svg);
   }
   if (p.between && p.between.length) {

@@ -2,10 +2,13 @@
 """Loads a page in headless Chromium over the DevTools protocol, as a user
 would: collects every console error and uncaught exception, clicks what it is
 told to (real mouse events at the element's place on the screen), and
-reports what the page's info pane shows after each click, as JSON.
+reports what the page's info pane shows after each click, as JSON; and the
+values of expressions evaluated in the page between the clicks.
 
-usage: html_browser.py PAGE.html SCREENSHOT.png [CLICK …]
-  CLICK: a CSS selector; the element is scrolled into view and clicked.
+usage: html_browser.py PAGE.html SCREENSHOT.png [STEP …]
+  STEP: a CSS selector; the element is scrolled into view and clicked.
+        js:EXPRESSION: evaluated in the page as it is then; its value (JSON)
+        goes to "values", in order.
 Exits 77 (skip) when Chromium or python3-websocket is missing."""
 import json
 import os
@@ -121,8 +124,11 @@ def main():
         if not page.loaded:
             sys.exit("the page did not load within 30 s")
         page.pump(0.5)
-        result = {"title": page.evaluate("document.title"), "clicks": []}
+        result = {"title": page.evaluate("document.title"), "clicks": [], "values": []}
         for selector in clicks:
+            if selector.startswith("js:"):
+                result["values"].append(page.evaluate(selector[3:]))
+                continue
             page.click(selector)
             result["clicks"].append({"selector": selector,
                                      "info": page.evaluate("document.getElementById('info-body').innerText")})
