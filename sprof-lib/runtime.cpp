@@ -246,7 +246,7 @@ void set_up(Start how, int inherited_signo) {
     auto rt = std::make_unique<Runtime>();
     // What sprof_lib handed over, or the defaults in a program linked with -lsprof_rt.
     rt->opts = from_environment();
-    resolve_run(rt->opts, "sprof");
+    resolve_run(rt->opts, "sprof", Tool::sprof_lib);
     rt->owner = getpid();
     rt->backend = make_backend(rt->opts.backend, rt->opts.events, rt->opts.slots, rt->opts.rotation);
 

@@ -4,9 +4,14 @@ the host's sprof) against what the program knows about itself. Under QEMU's
 -icount shift=N every instruction takes 2^N cycles and 2^N ns of CPU time.
 
   counts PROFILE TRUTH --expect EVENT=FACTOR ... [--pct 2] [--cover] [--cpi C]
+         [--self-sampled EVENT ...]
       each function's EVENT is FACTOR x its instructions (the truth file's
       FUNCTION_instructions lines) within --pct percent; --cover: its 95 %
-      interval holds that; --cpi: cycles/instructions within 1 % of C
+      interval holds that; --cpi: cycles/instructions within 1 % of C;
+      --self-sampled: `sprof --info` says EVENT was attributed by its own
+      samples, and the run lost none of it: all functions together hold at
+      least the loops' instructions (FACTOR x), which the rest of the run
+      (start, exit, the runtime's handler) adds to
   phases PROFILE TRUTH --shift N
       `known_loops mix`: the phases alternate between four() and
       syscall_phase() as often as the program did; every phase's CPI is 2^N
@@ -44,6 +49,18 @@ def counts(a):
         sys.exit(f"{a.truth}: no FUNCTION_instructions lines")
     rows = {r["function"]: r for r in csv.DictReader(io.StringIO(sprof(a.sprof, "--format", "csv", "--ci", a.profile)))}
     errors, lines = [], []
+    if a.self_sampled:
+        info = sprof(a.sprof, "--info", a.profile)
+        factors = dict(spec.rsplit("=", 1) for spec in a.expect)
+        for event in a.self_sampled:
+            if not re.search(rf"[:,] {re.escape(event)} \([^)]*attributed by its own samples", info):
+                said = next((l.strip() for l in info.splitlines() if l.lstrip().startswith("events")), "no events line")
+                errors.append(f"{event} not attributed by its own samples ({said})")
+            want = float(factors[event]) * sum(truth.values())
+            run = sum(float(r[event]) for r in rows.values() if r.get(event, "") != "")
+            lines.append(f"run {event} {run:.4g} ({100 * (run - want) / want:+.2f}% of the loops' {want:.4g})")
+            if run < want * (1 - a.pct / 100):
+                errors.append(f"the run's {event} {run:.4g} is short of the loops' {want:.4g}: events lost")
     for fn, instructions in sorted(truth.items()):
         row = rows.get(fn)
         if row is None:
@@ -125,6 +142,7 @@ def main():
     c.add_argument("--pct", type=float, default=2.0, help="tolerance of each event, percent of the truth")
     c.add_argument("--cover", action="store_true", help="the event's 95%% interval must hold the truth")
     c.add_argument("--cpi", type=float, help="expected cycles per instruction")
+    c.add_argument("--self-sampled", action="append", default=[], help="EVENT attributed by its own samples")
     p = sub.add_parser("phases")
     p.add_argument("profile")
     p.add_argument("truth")

@@ -87,8 +87,9 @@ if has list; then
 fi
 mark list
 
-# (d) cmdev.ko: its own tests as root, then 8 hardware events rotated by the
-# module on 6 of the PMU's 7 counters, as a member of the group it lets in.
+# (d) cmdev.ko: its own tests as root, then 8 hardware events all live on
+# the PMU's 7 counters, as a member of the group it lets in: the kernel
+# multiplexes them, and the counts are scaled by the share each counted.
 if has cmdev; then
   if insmod /cmdev.ko; then
     pass cmdev_insmod "/dev/cmdev $(ls -l /dev/cmdev | cut -c1-10)"
@@ -102,7 +103,7 @@ if has cmdev; then
     echo 2 > /proc/sys/kernel/perf_event_paranoid
     rmmod cmdev && insmod /cmdev.ko gid=3000 && chgrp 3000 /dev/cmdev
     if /sprof/tests/ktest_as 1000 1000,3000 sprof_lib --backend cmdev \
-         -e $hardware,stalled-cycles-frontend,stalled-cycles-backend --slots 6 -s 1ms -o /out/cmdev.sprof \
+         -e $hardware,stalled-cycles-frontend,stalled-cycles-backend -s 1ms -o /out/cmdev.sprof \
          $loops loops $sizes > /out/cmdev.truth 2> /out/cmdev.err; then
       pass cmdev_collected "$(wc -c < /out/cmdev.sprof) bytes"
     else
@@ -134,6 +135,9 @@ if has overhead; then
 fi
 mark overhead
 
+# The kernel's word on sampling (a throttle, a lowered sample rate), for the log.
+echo "PMU-KERNEL perf_event_max_sample_rate $(cat /proc/sys/kernel/perf_event_max_sample_rate)"
+dmesg | grep -i 'perf' | sed 's/^/PMU-KERNEL /'
 echo PMU-FILES
 tar czf - *.sprof *.truth | base64
 echo PMU-FILES-END

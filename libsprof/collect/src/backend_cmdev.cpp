@@ -98,8 +98,20 @@ public:
         }
         s.live_mask = out_.live_mask;
         s.ref_ns = out_.task_ns;
-        for (unsigned e = 0; e < kMaxEvents; ++e)
-            if (out_.live_mask & (1u << e)) s.delta[e] = out_.delta[e];
+        for (unsigned e = 0; e < kMaxEvents; ++e) {
+            if (!(out_.live_mask & (1u << e))) continue;
+            s.delta[e] = out_.delta[e];
+            // More live events than the PMU has counters: the kernel
+            // multiplexed them, and this one counted only `running` of the
+            // `enabled` ns. It covers that share of the task's CPU time, so
+            // the estimators scale its count as perf scales a count by
+            // enabled/running, per function.
+            if (out_.running[e] < out_.enabled[e]) {
+                s.partial_mask |= 1u << e;
+                s.cover_ns[e] = static_cast<uint64_t>(static_cast<double>(out_.task_ns) * out_.running[e] /
+                                                      out_.enabled[e]);
+            }
+        }
         gone_ = out_.flags & CMDEV_SAMPLE_EXITED;  // these were the final values
         return true;
     }

@@ -20,7 +20,9 @@
 // of the next tick. The records have a ring of their own so that a burst
 // never crowds a tick out; one lost costs nothing but where its events are
 // charged (the next record's values hold them). The period follows the
-// event's rate, so that a tick holds about kRecordsPerTick records.
+// event's rate, so that a tick holds about kRecordsPerTick records, and
+// starts from the fastest rate of the event's kind (fastest_rate), so that
+// the kernel never throttles it: page faults at 16, instructions at 160,000.
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -54,6 +56,15 @@ constexpr size_t kEventRingDataPages = 16;
 // 1/kRecordsPerTick of the events around it.
 constexpr double kRecordsPerTick = 64;
 constexpr double kPeakDecay = 0.973;  // per tick: halved in 25
+// Records per CPU second of one event at most: kRecordsPerTick of a 10 ms
+// tick (the default). Shorter ticks buy no more records: every record costs
+// the writer thread about what a tick does, and on the arm64 guest (one
+// CPU, scripts/pmu-test) instructions at 64 records of a 1 ms tick starved
+// it until the ticks' ring overflowed (74 % of the ticks lost, their counts
+// with them). It also keeps an event far below the rate at which the kernel
+// throttles it (perf_event_max_sample_rate: 100,000 by default, which the
+// kernel lowers when its sampling interrupts take long: 25,250 there).
+constexpr double kMaxRecordsPerSecond = 6400;
 // A sample's layout: PERF_SAMPLE_IDENTIFIER | TIME | READ | REGS_USER.
 constexpr uint64_t kSampleType = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TIME | PERF_SAMPLE_READ | PERF_SAMPLE_REGS_USER;
 
@@ -86,17 +97,22 @@ perf_event_attr leader_attr(uint64_t period_ns, bool on_exec) {
     return a;
 }
 
-// The period of a self-sampled event until its rate is known: at the fastest
-// a fault can happen here (~1 µs) a burst makes ~250 records per scheduler
-// tick (4 ms), under the 400 at which the kernel throttles the group
-// (perf_event_max_sample_rate 100,000 / HZ 250). It comes down as the peak
-// it stands for decays (retune_periods), not at the first quiet tick.
-constexpr uint64_t kFirstPeriod = 16;
+// The period of a self-sampled event until its rate is known: at the
+// fastest its kind can count (a fault every µs, a PMU event at 10^10 a
+// second) it makes ~250 records per scheduler tick (4 ms), under the 400 at
+// which the kernel throttles it (perf_event_max_sample_rate 100,000 / HZ
+// 250). It comes down as the peak it stands for decays (retune_periods), not
+// at the first quiet tick.
+uint64_t first_period(const EventSpec& ev) {
+    constexpr double kSchedulerTickS = 0.004, kFirstRecordsPerSchedulerTick = 250;
+    return static_cast<uint64_t>(std::max(1.0, fastest_rate(ev) * kSchedulerTickS / kFirstRecordsPerSchedulerTick));
+}
 
 // A member that samples itself: the leader's record layout and clock, no
 // wakeups (the ticks' signal drains both rings).
-perf_event_attr self_sampling_attr(perf_event_attr a, const perf_event_attr& leader) {
-    a.sample_period = kFirstPeriod;
+perf_event_attr self_sampling_attr(const EventSpec& ev, const perf_event_attr& leader) {
+    perf_event_attr a = ev.attr;
+    a.sample_period = first_period(ev);
     a.sample_type = kSampleType;
     a.read_format = PERF_FORMAT_GROUP;  // a record holds the whole group's values
     a.sample_regs_user = leader.sample_regs_user;
@@ -119,7 +135,7 @@ public:
             for (unsigned e = 0; e < n_; ++e) {
                 // Only where the leader takes ticks: the records are read at them.
                 const bool self_sampled = events[e].self_sampled && period_ns;
-                perf_event_attr a = self_sampled ? self_sampling_attr(events[e].attr, leader) : events[e].attr;
+                perf_event_attr a = self_sampled ? self_sampling_attr(events[e], leader) : events[e].attr;
                 a.disabled = !(sched_.live() & (1u << e));
                 a.enable_on_exec = 0;
                 a.use_clockid = leader.use_clockid;  // the kernel wants one clock in a group
@@ -127,8 +143,8 @@ public:
                 fds_[e] = open(a, events[e].name, tid, leader_fd_);
                 if (self_sampled) {
                     sampled_ |= 1u << e;
-                    period_[e] = kFirstPeriod;
-                    peak_[e] = kFirstPeriod * kRecordsPerTick;
+                    period_[e] = a.sample_period;
+                    peak_[e] = static_cast<double>(a.sample_period) * kRecordsPerTick;
                     ioctl(fds_[e], PERF_EVENT_IOC_ID, &ids_[e]);
                 }
             }
@@ -172,7 +188,15 @@ public:
         {
             PerfRing::Reader ticks(ring_), records(event_ring_);
             Record tick;
+            bool tick_waits = false;
             while (next_sample(ticks, tick, &sink)) {
+                // A tick the sink has no room for waits in the kernel's ring:
+                // taken and dropped, its counts would be lost; waiting, at
+                // worst the ring overflows and the next tick's values hold them.
+                if (sink.room() == 0) {
+                    tick_waits = true;
+                    break;
+                }
                 ticks.take();
                 // The events' records before the tick, then the tick.
                 Record rec;
@@ -189,9 +213,10 @@ public:
                 have = true;
             }
             // Records after the last tick: charged now, in order, before any
-            // rotation below changes what they count.
+            // rotation below changes what they count (not while a tick waits:
+            // they come after it).
             Record rec;
-            while (next_sample(records, rec, nullptr)) {
+            while (!tick_waits && next_sample(records, rec, nullptr)) {
                 records.take();
                 charge_record(rec, sink);
             }
@@ -362,13 +387,16 @@ private:
     // kRecordsPerTick records. The peak decays slowly (halved in ~25 ticks):
     // a program that bursts now and then would otherwise meet each burst
     // with a period made for the quiet between them, and overflow the ring.
-    void retune_periods() noexcept {
+    // Never shorter than kMaxRecordsPerSecond allows at the tick's rate
+    // (ref_ns: the tick's CPU time).
+    void retune_periods(uint64_t ref_ns) noexcept {
         const uint32_t live = sched_.live() & sampled_;
         for (unsigned e = 0; e < n_; ++e) {
             if (!(live & (1u << e))) continue;
             peak_[e] = std::max(kPeakDecay * peak_[e], static_cast<double>(window_[e]));
+            const double floor = ref_ns ? window_[e] * 1e9 / (static_cast<double>(ref_ns) * kMaxRecordsPerSecond) : 0;
             window_[e] = 0;
-            const auto want = static_cast<uint64_t>(std::max(1.0, peak_[e] / kRecordsPerTick));
+            const auto want = static_cast<uint64_t>(std::max({1.0, floor, peak_[e] / kRecordsPerTick}));
             // Within a factor of two of the current one: no system call.
             if (want < 2 * period_[e] && 2 * want > period_[e]) continue;
             uint64_t period = want;
@@ -396,7 +424,7 @@ private:
         }
         base_ = g;
         part_ = Part{};
-        if (sampled_) retune_periods();
+        if (sampled_) retune_periods(s.ref_ns);
     }
 
     void rotate() noexcept {
@@ -458,8 +486,10 @@ private:
     PerfRing ring_;
     TickDither dither_;
     // Self-sampled events (EventSpec::self_sampled) and their records.
-    // A sink keeps this many places free for ticks when it takes records.
-    static constexpr size_t kRoomForTicks = 8;
+    // A sink keeps this many places free for ticks when it takes records:
+    // a quarter of sprof_lib's (64 ms of 1 ms ticks while its writer thread
+    // waits for a CPU the program holds).
+    static constexpr size_t kRoomForTicks = 64;
     uint32_t sampled_ = 0;
     uint64_t ids_[kMaxEvents] = {};
     PerfRing event_ring_;

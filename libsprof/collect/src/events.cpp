@@ -173,15 +173,39 @@ bool is_time_like(const EventSpec& ev) {
 
 bool can_sample_itself(const EventSpec& ev) {
     if (ev.time_like) return false;
-    // Software events only, for now. A PMU event at 10^8 a second starts at
-    // a period made for page faults and is throttled until the period has
-    // grown, and since Linux 6.16 a throttle stops the whole group, clock
-    // included: on the arm64 guest's PMU (scripts/pmu-test) sprof_lib lost
-    // 70 % of the instructions. PMU events are counted at the ticks until
-    // their first period comes from the event's kind.
-    if (ev.attr.type != PERF_TYPE_SOFTWARE) return false;
-    // Placeholders that never count (dummy, bpf-output) have nothing to attribute.
-    return ev.attr.config != PERF_COUNT_SW_DUMMY && ev.attr.config != PERF_COUNT_SW_BPF_OUTPUT;
+    switch (ev.attr.type) {
+    case PERF_TYPE_SOFTWARE:
+        // Placeholders that never count (dummy, bpf-output) have nothing to attribute.
+        return ev.attr.config != PERF_COUNT_SW_DUMMY && ev.attr.config != PERF_COUNT_SW_BPF_OUTPUT;
+    case PERF_TYPE_HARDWARE:
+    case PERF_TYPE_HW_CACHE:
+    case PERF_TYPE_RAW: return true;
+    case PERF_TYPE_TRACEPOINT:
+    case PERF_TYPE_BREAKPOINT: return false;
+    default: {
+        // A PMU of its own type (sysfs names: armv8_pmuv3/inst_retired/,
+        // msr/aperf/, uncore): the kernel says whether it can sample. A
+        // core's PMU can; msr and uncore PMUs refuse a sample period, and
+        // are counted at the ticks.
+        perf_event_attr a = ev.attr;
+        a.sample_period = 1'000'000'000;
+        const int fd = perf_event_open_task(a, 0);
+        if (fd < 0) return false;
+        close(fd);
+        return true;
+    }
+    }
+}
+
+double fastest_rate(const EventSpec& ev) {
+    // A fault or a context switch takes a microsecond at the least. A PMU
+    // event counts at most what a fast core's cycles or retired
+    // instructions do: 4 GHz, 2.5 instructions a cycle. Starting there, a
+    // period is never so short that the kernel throttles the event before
+    // its real rate is known (since Linux 6.16 a throttle stops the whole
+    // group, the reference clock included: on the arm64 guest's PMU a first
+    // period made for page faults lost 70 % of the instructions).
+    return ev.attr.type == PERF_TYPE_SOFTWARE ? 1e6 : 1e10;
 }
 
 std::vector<std::string> split_list(const std::string& s) {

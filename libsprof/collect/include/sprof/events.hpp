@@ -21,11 +21,17 @@ struct EventSpec {
     bool user_only() const { return attr.exclude_kernel; }
 };
 
-// Whether the event is attributed by its own overflow samples: the software
-// events that are not time (page faults, context switches, …). Time
-// (task-clock, cpu-clock, msr/tsc/) is what the ticks attribute; PMU events
-// are counted at the ticks for now (events.cpp says why).
+// Whether the kernel can raise a sample on the event's own overflow: the
+// software events that are not time (page faults, context switches, …) and
+// the core PMU's events (a PMU of its own type is asked by opening the event
+// with a sample period). Time (task-clock, cpu-clock, msr/tsc/) is what the
+// ticks attribute.
 bool can_sample_itself(const EventSpec& ev);
+
+// The most events of this kind a CPU second can hold: what an event that
+// samples itself takes its first period from, before its own rate is known
+// (backend_perf.cpp).
+double fastest_rate(const EventSpec& ev);
 
 struct EventError : std::runtime_error {
     using std::runtime_error::runtime_error;

@@ -21,8 +21,8 @@ RunOptions prepare_run(int argc, char** argv, Tool tool);
 // prefixed `tool`) when none were given, K slots (all events unless fewer
 // were asked for), and the run's counters attached once to the caller through
 // its backend, so a run never starts with an event, timer or device it
-// cannot have. Throws.
-void resolve_run(RunOptions& run, const std::string& tool);
+// cannot have; which events sample themselves, for `collector`. Throws.
+void resolve_run(RunOptions& run, const std::string& tool, Tool collector);
 
 // prepare_run, then `body`. Returns body's result, 0 after --help or
 // --list-events, and 2 after a one-line error on stderr ("TOOL: what (why)")
