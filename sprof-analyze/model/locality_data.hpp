@@ -112,4 +112,9 @@ void require_sampled(const Dataset& d, const LocalityData& l, const std::string&
 // windows never recorded, a line size that is not a power of two.
 LocalityData locality_data(const Dataset& d);
 
+// Fills s.pieces and s.piece_kinds and weighs s.samples by piece
+// (reuse_pieces.hpp). A stream with a sample without position (profiles
+// before format 1.5) is one piece, its weights left as they are.
+void cut_into_pieces(ReuseStream& s);
+
 }  // namespace sprof::analyze

@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 
 #include "export_file.hpp"
+#include "exports.hpp"
 #include "notes.hpp"
 #include "phases.hpp"
 #include "reports.hpp"

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
-#include <numeric>
 #include <utility>
 
 namespace sprof::analyze {
@@ -149,47 +148,6 @@ std::vector<uint32_t> reuse_piece_kinds(std::span<const uint64_t> distances, std
         out.push_back(static_cast<uint32_t>(best));
     }
     return out;
-}
-
-void cut_into_pieces(ReuseStream& s) {
-    s.pieces = {0};
-    s.piece_kinds = {0};
-    if (!s.positioned()) return;
-    const size_t n = s.samples.size();
-    std::vector<size_t> order(n);
-    std::iota(order.begin(), order.end(), size_t{0});
-    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return s.samples[a].position < s.samples[b].position; });
-    const auto position = [&](size_t i) { return s.samples[order[i]].position; };
-    // Two samples at one position (a damaged profile): no place to cut between them.
-    for (size_t i = 1; i < n; ++i)
-        if (position(i) == position(i - 1)) return;
-    std::vector<uint64_t> distances(n);
-    for (size_t i = 0; i < n; ++i) distances[i] = s.samples[order[i]].distance;
-    const std::vector<size_t> starts = reuse_piece_starts(distances);
-    if (starts.size() < 2) return;
-    s.piece_kinds = reuse_piece_kinds(distances, starts);
-
-    // A piece begins halfway between the last sample of the one before and its own first.
-    for (size_t k = 1; k < starts.size(); ++k) {
-        const uint64_t before = position(starts[k] - 1), own = position(starts[k]);
-        s.pieces.push_back(before + (own - before) / 2 + 1);
-    }
-    // The stream's accesses run from 1 to the end of its last window; its
-    // weight is shared by the pieces as their accesses are.
-    uint64_t end = 0;
-    for (const StreamWindow& w : s.windows) end += w.accesses;
-    end = std::max(end, position(n - 1));
-    double weight = 0;
-    for (const StreamSample& x : s.samples) weight += x.weight;
-    for (size_t k = 0; k < starts.size(); ++k) {
-        const size_t first = starts[k], last = k + 1 < starts.size() ? starts[k + 1] : n;
-        const double from = k == 0 ? 1 : static_cast<double>(s.pieces[k]);
-        const double to = k + 1 < starts.size() ? static_cast<double>(s.pieces[k + 1]) : static_cast<double>(end) + 1;
-        double own = 0;
-        for (size_t i = first; i < last; ++i) own += s.samples[order[i]].weight;
-        const double scale = weight * (to - from) / static_cast<double>(end) / own;
-        for (size_t i = first; i < last; ++i) s.samples[order[i]].weight *= scale;
-    }
 }
 
 }  // namespace sprof::analyze

@@ -65,6 +65,12 @@ PhaseParams phase_params(const Options& o);
 unsigned long parse_count(const std::string& option, const std::string& value);  // a non-negative integer
 double parse_fraction(const std::string& option, const std::string& value);      // in [0, 1]
 Format parse_format(const std::string& value);
+// --cache: "32K,1M" → {32768, 1048576}, in the order given; each as
+// parse_byte_size reads it, no size twice. Throws std::invalid_argument
+// with one line (one parser for every locality report).
+std::vector<uint64_t> parse_cache_sizes(const std::string& option, const std::string& text);
+// --line-size: bytes, a power of two. Throws std::invalid_argument.
+uint32_t parse_line_size(const std::string& option, const std::string& text);
 // A report's choice of all or one function: `whole` (e.g. "auto", "all")
 // gives "", "func:NAME" gives NAME.
 std::string parse_function_choice(const std::string& option, const std::string& value, const std::string& whole);

@@ -1,6 +1,6 @@
-// The caches the locality views answer for: `--cache SIZE[,SIZE]` (one
-// parser for every locality report) and `--line-size N`, checked against
-// the profile they are applied to.
+// The caches the locality views answer for: `--cache SIZE[,SIZE]` and
+// `--line-size N` (parsed in options.hpp), checked against the profile
+// they are applied to.
 #pragma once
 #include <cstdint>
 #include <span>
@@ -14,13 +14,6 @@ namespace sprof::analyze {
 // Two levels at once when no --cache is given: a first-level data cache
 // and a second-level one. Both are detail sizes of exact runs.
 inline const std::vector<uint64_t> kDefaultCaches = {32 << 10, 1 << 20};
-
-// "32K,1M" → {32768, 1048576}, in the order given; each as parse_byte_size
-// reads it, no size twice. Throws std::invalid_argument with one line.
-std::vector<uint64_t> parse_cache_sizes(const std::string& option, const std::string& text);
-
-// A line size in bytes, a power of two. Throws std::invalid_argument.
-uint32_t parse_line_size(const std::string& option, const std::string& text);
 
 // Throws std::invalid_argument when `asked` (--line-size; 0: not given)
 // is not the line size the profile was collected with: the records hold

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "dataset.hpp"
+#include "json.hpp"
 #include "phases.hpp"
-#include "table.hpp"
 
 namespace sprof::analyze {
 

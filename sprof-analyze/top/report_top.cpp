@@ -20,6 +20,7 @@
 #include "sprof/profile_follower.hpp"
 #include "sprof/profile_io.hpp"
 #include "sprof/profile_names.hpp"
+#include "top.hpp"
 #include "top_view.hpp"
 
 namespace sprof::analyze {

@@ -4,8 +4,10 @@
 #include <algorithm>
 
 #include "cache_levels.hpp"
-#include "html_report.hpp"
 #include "calibrate.hpp"
+#include "exports.hpp"
+#include "html_report.hpp"
+#include "top.hpp"
 
 namespace sprof::analyze {
 
@@ -20,6 +22,7 @@ std::vector<ReportKind> make_report_kinds() {
                    "the estimate of every event (one column each, named as the event) and every\n"
                    "rate. --top N keeps the first N. Text starts with the totals and the rates'\n"
                    "definitions; JSON adds the totals as \"total\".",
+        .timeline = false,
         .run = report_flat,
     });
     kinds.push_back({
@@ -42,6 +45,7 @@ std::vector<ReportKind> make_report_kinds() {
                    "line (--inline). Lines come from the program's debug information (-g), also\n"
                    "from a separate debug file (build-id or .gnu_debuglink, e.g. libc6-dbg);\n"
                    "profiles older than format 1.6 have none.",
+        .timeline = false,
         .run = report_lines,
     });
     kinds.push_back({
@@ -130,6 +134,7 @@ std::vector<ReportKind> make_report_kinds() {
                    "time over the ranks, max/mean (1 = balanced), the slowest rank, the same for\n"
                    "every event, and each rank's time (rank<R>_s). Ranks missing from the job and\n"
                    "ranks that did not end normally are named (CSV: on stderr).",
+        .timeline = false,
         .run = report_imbalance,
     });
     kinds.push_back({

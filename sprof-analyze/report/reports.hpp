@@ -25,8 +25,6 @@ void report_lines(const Context& c);
 void report_info(const Context& c);
 // One row per time-line row, or per (row, function) (report_timeline.cpp).
 void report_timeline(const Context& c);
-// A profile while a collector writes it, live (sprof top; report_top.cpp).
-void follow_profile(const Options& o, std::ostream& out);
 // One row per phase (report_phases.cpp).
 void report_phases(const Context& c);
 // The miss-ratio curve (report_mrc.hpp), as a report of the table.
@@ -44,13 +42,6 @@ void report_imbalance(const Context& c);
 void report_warp(const Context& c);
 // A rate over time as PNG or SVG through gnuplot (plot.cpp).
 void write_plot(const Context& c);
-// Chrome trace-event JSON: counter tracks per event and rate, phases as spans (export_chrome.cpp).
-void export_chrome_trace(const Context& c);
-// pprof's profile.proto, gzipped: a sample per function, a value per event (export_pprof.cpp).
-void export_pprof(const Context& c);
-// Gecko profile JSON for the Firefox Profiler: samples over time per thread,
-// counters per event, phases as markers (export_gecko.cpp).
-void export_gecko(const Context& c);
 
 // A function's columns in the flat profile, sprof --lines and sprof top's
 // CSV: function, object, samples, time_s, time_pct (its share of `all`'s time).

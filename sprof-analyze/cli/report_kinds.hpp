@@ -20,6 +20,10 @@ struct ReportKind {
     bool exported = false;
     std::string details{};  // what `sprof help NAME` tells beyond the option's line
     std::vector<OptionSpec> options{};          // its own: given without it, a usage error
+    // Reads the time line. A report of whole profiles (false) gets them folded
+    // while they are read, unless an output asks for the time line, so a job
+    // of many ranks fits in memory.
+    bool timeline = true;
     void (*check)(const Options&) = nullptr;  // usage checks once the whole line is read
     // One of the two: it reads the merged profiles, or it reads its files itself.
     void (*run)(const Context&) = nullptr;

@@ -55,7 +55,7 @@
 #include <span>
 #include <vector>
 
-#include "locality_data.hpp"
+#include "sprof/profile.hpp"
 
 namespace sprof::analyze {
 
@@ -71,10 +71,5 @@ std::vector<size_t> reuse_piece_starts(std::span<const uint64_t> distances);
 // The kind of each piece (`starts` as reuse_piece_starts gives them),
 // numbered in order of first appearance.
 std::vector<uint32_t> reuse_piece_kinds(std::span<const uint64_t> distances, std::span<const size_t> starts);
-
-// Fills s.pieces and s.piece_kinds and weighs s.samples by piece (above). A stream with a
-// sample without position (profiles before format 1.5) is one piece, its
-// weights left as they are.
-void cut_into_pieces(ReuseStream& s);
 
 }  // namespace sprof::analyze

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "aggregate.hpp"
-#include "table.hpp"
+#include "json.hpp"
 
 namespace sprof::analyze {
 

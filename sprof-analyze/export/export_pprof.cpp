@@ -19,6 +19,7 @@
 #include <zlib.h>
 
 #include "export_file.hpp"
+#include "exports.hpp"
 #include "profile.pb.h"
 #include "reports.hpp"
 

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "export_file.hpp"
+#include "exports.hpp"
 #include "phases.hpp"
 #include "reports.hpp"
 
