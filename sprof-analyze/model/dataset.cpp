@@ -9,7 +9,6 @@
 #include <unordered_map>
 #include <utility>
 
-#include "source_line_merge.hpp"
 #include "sprof/demangle.hpp"
 #include "sprof/estimator.hpp"
 #include "sprof/profile_io.hpp"

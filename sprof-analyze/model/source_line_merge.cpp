@@ -1,4 +1,4 @@
-#include "source_line_merge.hpp"
+#include "dataset.hpp"
 
 namespace sprof::analyze {
 namespace {

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """The analyzer's layers, checked on its sources: every include of an
 analyzer header points at the file's own layer or one the layer may see,
-the libraries that belong to one layer are included there alone, and no
-source but main.cpp sits at the top of sprof-analyze/.
+the libraries that belong to one layer are included there alone, no two
+files include each other (a file and its header counted as one, through
+any chain of includes), and no source but main.cpp sits at the top of
+sprof-analyze/.
 
   cli → top, export → report → timeline, locality → model
 
@@ -50,8 +52,12 @@ def check(root: Path) -> list[str]:
                 problems.append(f"{f.relative_to(root)}: a second header of this name (its includes would be ambiguous)")
             layer_of[f.name] = f.parts[len(analyze.parts)]
 
+    includes = {}  # a file's stem → the stems of the analyzer headers it includes
+
     def arrows(f: Path, layer: str) -> None:
         for kind, name in INCLUDE.findall(f.read_text(errors="replace")):
+            if kind == '"' and name in layer_of and Path(name).stem != f.stem:
+                includes.setdefault(f.stem, set()).add(Path(name).stem)
             for pattern, owner in OWNED:
                 if pattern.search(name) and layer != owner:
                     problems.append(f"{f.relative_to(root)}: includes {name}, which only {owner}/ may use")
@@ -62,7 +68,40 @@ def check(root: Path) -> list[str]:
 
     for f in sources:
         arrows(f, f.parts[len(analyze.parts)])
+    for circle in circles(includes):
+        problems.append(f"sprof-analyze: {' → '.join(circle)} include each other (a circle of files)")
     return problems
+
+
+def circles(arrows: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one file (Tarjan)."""
+    index, low, stack, on_stack, found = {}, {}, [], set(), []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(arrows.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(arrows):
+        if v not in index:
+            visit(v)
+    return found
 
 
 def main() -> int:
