@@ -15,7 +15,7 @@ void run(const Options& o) {
 
     // Reports of whole profiles need no time line: fold it while reading,
     // so a job of many ranks fits in memory.
-    const bool whole = (o.report == "flat" || o.report == "lines" || o.report == "imbalance") && o.outputs.empty();
+    const bool whole = !report.timeline && o.outputs.empty();
     Dataset data = load_dataset(o.profiles, {.fold = whole, .inline_mode = o.inline_mode, .read = {.salvage = o.salvage}});
     for (const auto& s : data.sources)
         for (const auto& w : s.profile.warnings) notes() << "sprof: warning: " << w << '\n';

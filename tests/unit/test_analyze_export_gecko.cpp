@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "dataset.hpp"
+#include "exports.hpp"
 #include "options.hpp"
 #include "rates.hpp"
 #include "reports.hpp"

@@ -10,6 +10,7 @@
 #include "profile_io_support.hpp"
 #include "reports.hpp"
 #include "synthetic.hpp"
+#include "top.hpp"
 #include "top_view.hpp"
 
 using namespace sprof;

@@ -229,13 +229,10 @@ TEST_CASE("symbols: a mapped file with spaces in its name, then deleted, still r
     CHECK(space.unreadable().empty());
 }
 
-TEST_CASE("symbols: the test binary's functions match nm's sized text symbols") {
+TEST_CASE("symbols: the test binary's functions match nm's sized text symbols"
+          * doctest::skip(std::system("nm --version > /dev/null 2>&1") != 0)) {
     const std::string exe = self_exe();
     const std::string listing = run("nm --defined-only -S '" + exe + "' 2>/dev/null");
-    if (listing.empty()) {
-        MESSAGE("nm not available: comparison skipped");
-        return;
-    }
     // start → names of sized text symbols (T/t global/local, W weak, i ifunc).
     std::map<uint64_t, std::set<std::string>> sized;
     std::set<uint64_t> unsized;  // text symbols without a size (may be extended)
@@ -269,42 +266,46 @@ TEST_CASE("symbols: the test binary's functions match nm's sized text symbols") 
     CHECK(table.functions().size() <= sized.size() + unsized.size());
 }
 
-TEST_CASE("symbols: a library without a local debug file never brings in debuginfod (libcurl, OpenSSL)") {
+namespace {
+
+// libgcc_s where Debian puts it; nullptr where it is not.
+const char* libgcc() {
+    for (const char* c : {"/usr/lib/x86_64-linux-gnu/libgcc_s.so.1", "/lib/x86_64-linux-gnu/libgcc_s.so.1"})
+        if (access(c, R_OK) == 0) return c;
+    return nullptr;
+}
+
+// With DEBUGINFOD_URLS set, the analyzer's tests in this process may ask debuginfod.
+bool debuginfod_asked() {
+    const char* urls = std::getenv("DEBUGINFOD_URLS");
+    return urls && *urls;
+}
+
+}  // namespace
+
+TEST_CASE("symbols: a library without a local debug file never brings in debuginfod (libcurl, OpenSSL)"
+          * doctest::skip(!libgcc() || debuginfod_asked())) {
     // libdw dlopens libdebuginfod for its last resort whether or not
     // DEBUGINFOD_URLS is set; in a profiled process that loaded and started
     // OpenSSL beside the program's exit. The collectors search locally only.
-    const char* candidates[] = {"/usr/lib/x86_64-linux-gnu/libgcc_s.so.1", "/lib/x86_64-linux-gnu/libgcc_s.so.1"};
-    const char* library = nullptr;
-    for (const char* c : candidates)
-        if (access(c, R_OK) == 0) library = c;
-    if (!library) {
-        MESSAGE("skipped: no libgcc_s.so.1 where Debian puts it");
-        return;
-    }
-    // With DEBUGINFOD_URLS set, the analyzer's tests in this process may ask debuginfod.
-    if (const char* urls = std::getenv("DEBUGINFOD_URLS"); urls && *urls) {
-        MESSAGE("skipped: DEBUGINFOD_URLS is set");
-        return;
-    }
-    const ObjectSymbols table = ObjectSymbols::load(library);
+    const ObjectSymbols table = ObjectSymbols::load(libgcc());
     CHECK(!table.functions().empty());
     std::ifstream maps("/proc/self/maps");
     std::string line;
     while (std::getline(maps, line)) CHECK(line.find("libdebuginfod") == std::string::npos);
 }
 
-TEST_CASE("symbols: of aliases at one address, the name perf report gives") {
+TEST_CASE("symbols: of aliases at one address, the name perf report gives"
+          * doctest::skip(!std::filesystem::exists("/var/lib/dpkg/info/libc6-dbg:amd64.list"))) {
     // glibc's memcpy and memmove variants share their code; perf names it
     // __memmove_avx512_unaligned_erms (of two local, sized symbols with as
     // many leading underscores, the longer name). Needs libc's separate
-    // debug file (libc6-dbg), where the variants have symbols.
+    // debug file (libc6-dbg, which scripts/install-deps installs; skipped
+    // where the package is not installed), where the variants have symbols.
     const ObjectSymbols libc = ObjectSymbols::load("/lib/x86_64-linux-gnu/libc.so.6");
     std::set<std::string> names;
     for (const auto& f : libc.functions()) names.insert(f.name);
-    if (!names.count("_int_malloc")) {  // no debug file: exported symbols only
-        MESSAGE("skipped: no libc6-dbg (scripts/install-deps installs it)");
-        return;
-    }
+    REQUIRE(names.count("_int_malloc") == 1);  // the debug file's local symbols, not the exported ones alone
     CHECK(names.count("__memmove_avx512_unaligned_erms") == 1);
     CHECK(names.count("__memcpy_avx512_unaligned_erms") == 0);
     // A global name wins over a local alias of it.
