@@ -274,7 +274,7 @@ std::string wide_payload(const std::vector<HandSample>& samples, uint64_t positi
         r.u32(s.tid), r.u32(s.window), r.u64(s.distance), r.u32(s.sample_fn), r.u64(s.sample_pc);
         r.u32(s.trigger_fn), r.u64(s.trigger_pc), r.u64(s.address), r.u8(s.size), r.u8(s.flags);
         r.u64(position), r.u32(data);
-        r.b.append(entry - 62, '\0');
+        if (entry > 62) r.b.append(entry - 62, '\0');  // a narrower entry (a hostile one) has no padding: the fields overrun it
     }
     return r.b;
 }
