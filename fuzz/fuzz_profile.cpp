@@ -26,6 +26,7 @@
 #include <string>
 
 #include "calibrate.hpp"
+#include "exports.hpp"
 #include "live_timeline.hpp"
 #include "plot.hpp"
 #include "reports.hpp"
