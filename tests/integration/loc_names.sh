@@ -76,10 +76,16 @@ assert all(l[start - 2:start] == "  " for l in lines), "a column before the name
 
 # The flat report: the function column short and in line; --names full: the CSV's.
 head, lines = in_line("flat.txt", "function ")
-assert all(t in map(name_of, lines) for t in totals[::2]), lines[:5]
-assert all(len(name_of(l)) <= 60 or name_of(l) in totals for l in lines)
 flat = rows("flat.csv")
-assert total_map in [r["function"] for r in flat], "the flat CSV lacks the full name"
+# Both instances of total() are told apart when both were sampled; a run whose
+# ticks missed the faster one shows the other collapsed whole (nothing to tell
+# it from), so which form is right depends on the CSV, not on this run's luck.
+sampled_totals = [r["function"] for r in flat if r["function"].startswith("Catalogue<") and "::total(" in r["function"]]
+assert sampled_totals, "the flat CSV lacks Catalogue<…>::total"
+expected = totals[::2] if len(sampled_totals) == 2 else ["Catalogue<…>::total(…) const"]
+assert all(t in map(name_of, lines) for t in expected), (sampled_totals, lines[:5])
+assert all(len(name_of(l)) <= 60 or name_of(l) in totals for l in lines)
+assert total_map in [r["function"] for r in flat] or len(sampled_totals) == 1, "the flat CSV lacks the full name"
 head, lines = table("flat.full.txt", "object")
 start = head.index("function")
 assert sorted(l[start:] for l in lines) == sorted(r["function"] for r in flat), "--names full: not the CSV's names"
