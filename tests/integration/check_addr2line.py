@@ -45,7 +45,7 @@ def same_file(ours, theirs):
     lambda inlined into std::find_if, whose line eu-addr2line and sprof
     both read from the line table (the inlined calls eu-addr2line stops
     short of, binutils and sprof give alike)."""
-    if theirs in ("??", ""):
+    if theirs == "??":
         return True
     theirs = os.path.normpath(theirs)
     return ours == theirs or (not os.path.isabs(theirs) and ours.endswith("/" + theirs))
