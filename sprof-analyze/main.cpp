@@ -43,10 +43,7 @@ int main(int argc, char** argv) {
         run(line.options);
         std::cout.flush();
         if (!std::cout) throw std::runtime_error("cannot write the report to standard output");
-    } catch (const UsageError& e) {
-        std::cerr << "sprof: " << e.what() << '\n';
-        return 2;
-    } catch (const std::invalid_argument& e) {  // a bad --rate or --plot-rate
+    } catch (const std::invalid_argument& e) {  // UsageError, and what the profile cannot answer
         std::cerr << "sprof: " << e.what() << '\n';
         return 2;
     } catch (const std::exception& e) {  // ProfileError and every other failure

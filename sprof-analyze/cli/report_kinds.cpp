@@ -85,7 +85,7 @@ std::vector<ReportKind> make_report_kinds() {
                      .values = 1,
                      .help = "seconds to wait for the profile (or an exec'd\nimage's) to appear (default 10)",
                      .set = [](Options& o, const std::string& opt,
-                               const OptionValues& v) { o.wait_s = static_cast<unsigned>(std::min<unsigned long>(parse_count(opt, v[0]), 86400)); }}},
+                               const OptionValues& v) { o.wait_s = static_cast<unsigned>(parse_whole(opt, v[0], 0, 86400)); }}},
         .check =
             [](const Options& o) {
                 if (o.profiles.size() != 1)
@@ -371,21 +371,6 @@ const std::vector<ReportKind>& report_kinds() {
     return kinds;
 }
 
-namespace {
-
-// The value of a conversion that throws std::invalid_argument for a bad
-// one, which on the command line is a usage error.
-template <typename Convert>
-auto as_usage(Convert&& convert) {
-    try {
-        return convert();
-    } catch (const std::invalid_argument& e) {
-        throw UsageError(e.what());
-    }
-}
-
-}  // namespace
-
 const std::vector<GroupOption>& group_options() {
     static const std::vector<std::string> locality = {"mrc", "misses", "use", "data", "reuse-pairs", "html"};
     static const std::vector<GroupOption> options = {
@@ -395,21 +380,21 @@ const std::vector<GroupOption>& group_options() {
           .help = "caches to answer for (e.g. 32K,1M; the views' default);\n"
                   "with --mrc: misses per function in them",
           .set = [](Options& o, const std::string& opt,
-                    const OptionValues& v) { o.caches = as_usage([&] { return parse_cache_sizes(opt, v[0]); }); }},
+                    const OptionValues& v) { o.caches = parse_cache_sizes(opt, v[0]); }},
          locality},
         {{.names = "--line-size",
           .value = "N",
           .values = 1,
           .help = "the line size in bytes the report must be for (the run's)",
           .set = [](Options& o, const std::string& opt,
-                    const OptionValues& v) { o.line_size = as_usage([&] { return parse_line_size(opt, v[0]); }); }},
+                    const OptionValues& v) { o.line_size = parse_line_size(opt, v[0]); }},
          locality},
         {{.names = "--by",
           .value = "function|line|instruction",
           .values = 1,
           .help = "what a location is (default line, FILE:LINE)",
           .set = [](Options& o, const std::string& opt,
-                    const OptionValues& v) { o.by = as_usage([&] { return parse_granularity(opt, v[0]); }); }},
+                    const OptionValues& v) { o.by = parse_granularity(opt, v[0]); }},
          {"misses", "use", "data", "reuse-pairs", "html"}},
         {{.names = "--user-frames",
           .help = "a line in library code inlined into the user's (an\n"

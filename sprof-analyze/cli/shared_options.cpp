@@ -85,7 +85,7 @@ const std::vector<OptionSpec>& shared_options() {
          .value = "N",
          .values = 1,
          .help = "only the N functions with most time",
-         .set = [](Options& o, const std::string& opt, const OptionValues& v) { o.top = parse_count(opt, v[0]); }},
+         .set = [](Options& o, const std::string& opt, const OptionValues& v) { o.top = parse_whole(opt, v[0], 0, SIZE_MAX); }},
         {.names = "--format",
          .value = "text|csv|json",
          .values = 1,
@@ -117,7 +117,7 @@ const std::vector<OptionSpec>& shared_options() {
          .values = 1,
          .help = "shortest automatic phase, in intervals (default 3)",
          .set = [](Options& o, const std::string& opt, const OptionValues& v) {
-             o.min_phase = static_cast<unsigned>(parse_count(opt, v[0]));
+             o.min_phase = static_cast<unsigned>(parse_whole(opt, v[0], 0, UINT_MAX));
              if (o.min_phase == 0) throw UsageError(opt + " must be at least 1");
          }},
     };

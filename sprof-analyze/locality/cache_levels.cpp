@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "byte_size.hpp"
+#include "sprof/option_values.hpp"
 
 namespace sprof::analyze {
 

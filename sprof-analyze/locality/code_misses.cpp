@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "byte_size.hpp"
+#include "sprof/option_values.hpp"
 #include "reuse_outcomes.hpp"
 #include "sprof/profile_io.hpp"
 

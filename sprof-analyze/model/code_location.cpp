@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "sprof/option_values.hpp"
 #include "user_code.hpp"
 
 namespace sprof::analyze {
@@ -20,7 +21,7 @@ const char* to_string(Granularity g) {
 Granularity parse_granularity(const std::string& option, const std::string& value) {
     for (Granularity g : {Granularity::function, Granularity::line, Granularity::instruction})
         if (value == to_string(g)) return g;
-    throw std::invalid_argument(option + " takes function, line or instruction, not '" + value + "'");
+    throw UsageError(option + " takes function, line or instruction, not '" + value + "'");
 }
 
 Location location_of(const Dataset& d, const CodeRef& code, Granularity g, bool user_frames) {

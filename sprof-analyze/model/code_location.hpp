@@ -19,7 +19,7 @@ enum class Granularity {
     instruction,  // the instruction itself, as function+0xOFFSET
 };
 const char* to_string(Granularity g);
-// "function", "line" or "instruction"; throws std::invalid_argument otherwise.
+// "function", "line" or "instruction"; throws UsageError otherwise.
 Granularity parse_granularity(const std::string& option, const std::string& value);
 
 struct Location {

@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "byte_size.hpp"
+#include "sprof/option_values.hpp"
 #include "reports.hpp"
 
 namespace sprof::analyze {

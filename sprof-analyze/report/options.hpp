@@ -11,14 +11,10 @@
 #include "miss_ratio_curve.hpp"
 #include "phases.hpp"
 #include "sprof/estimator.hpp"
+#include "sprof/option_values.hpp"
 #include "table.hpp"
 
 namespace sprof::analyze {
-
-// A bad command line: exit status 2.
-struct UsageError : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
 
 struct PhaseSpec {
     std::string function;  // empty = automatic detection
@@ -64,16 +60,13 @@ struct Options {
 // The phase parameters the options give.
 PhaseParams phase_params(const Options& o);
 
-// Values of options; each throws UsageError naming `option` and the value.
-unsigned long parse_count(const std::string& option, const std::string& value);  // a non-negative integer
-double parse_fraction(const std::string& option, const std::string& value);      // in [0, 1]
+// Values of options the analyzer alone takes (the values every tool takes,
+// counts, fractions, sizes, durations: sprof/option_values.hpp); each throws
+// UsageError naming `option` and the value.
 Format parse_format(const std::string& value);
 // --cache: "32K,1M" → {32768, 1048576}, in the order given; each as
-// parse_byte_size reads it, no size twice. Throws std::invalid_argument
-// with one line (one parser for every locality report).
+// parse_byte_size reads it, no size twice (one parser for every locality report).
 std::vector<uint64_t> parse_cache_sizes(const std::string& option, const std::string& text);
-// --line-size: bytes, a power of two. Throws std::invalid_argument.
-uint32_t parse_line_size(const std::string& option, const std::string& text);
 // A report's choice of all or one function: `whole` (e.g. "auto", "all")
 // gives "", "func:NAME" gives NAME.
 std::string parse_function_choice(const std::string& option, const std::string& value, const std::string& whole);

@@ -1,7 +1,7 @@
 // sprof --data: the view of data_structures() (data_structures.hpp).
 #include <fmt/format.h>
 
-#include "byte_size.hpp"
+#include "sprof/option_values.hpp"
 #include "data_structures.hpp"
 #include "locality_report.hpp"
 #include "locality_views.hpp"

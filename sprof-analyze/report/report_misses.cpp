@@ -1,7 +1,7 @@
 // sprof --misses: the view of location_misses() (code_misses.hpp).
 #include <fmt/format.h>
 
-#include "byte_size.hpp"
+#include "sprof/option_values.hpp"
 #include "code_misses.hpp"
 #include "locality_report.hpp"
 #include "locality_views.hpp"

@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 #include <gnuplot-iostream.h>
 
-#include "byte_size.hpp"
+#include "sprof/option_values.hpp"
 #include "cache_levels.hpp"
 #include "code_misses.hpp"
 #include "locality_report.hpp"

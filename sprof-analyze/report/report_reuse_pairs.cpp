@@ -3,7 +3,7 @@
 
 #include <fmt/format.h>
 
-#include "byte_size.hpp"
+#include "sprof/option_values.hpp"
 #include "locality_report.hpp"
 #include "locality_views.hpp"
 #include "notes.hpp"

@@ -1,7 +1,7 @@
 // sprof --use: the view of statement_use() (statement_use.hpp).
 #include <fmt/format.h>
 
-#include "byte_size.hpp"
+#include "sprof/option_values.hpp"
 #include "locality_report.hpp"
 #include "locality_views.hpp"
 #include "reports.hpp"

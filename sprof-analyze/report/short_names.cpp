@@ -7,6 +7,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "sprof/option_values.hpp"
 #include "text_columns.hpp"
 
 namespace sprof::analyze {
@@ -14,7 +15,7 @@ namespace sprof::analyze {
 NameStyle parse_name_style(const std::string& option, const std::string& value) {
     if (value == "short") return NameStyle::collapsed;
     if (value == "full") return NameStyle::full;
-    throw std::invalid_argument(option + " takes short or full, not '" + value + "'");
+    throw UsageError(option + " takes short or full, not '" + value + "'");
 }
 
 namespace {

@@ -10,7 +10,7 @@ namespace sprof::analyze {
 
 // --names: how text tables print function names.
 enum class NameStyle { collapsed, full };
-// "short" or "full"; throws std::invalid_argument otherwise.
+// "short" or "full"; throws UsageError otherwise.
 NameStyle parse_name_style(const std::string& option, const std::string& value);
 
 // `name` (demangled) with each outermost <…> and each non-empty parameter

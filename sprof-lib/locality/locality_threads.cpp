@@ -229,4 +229,4 @@ void fork_child() {
 }  // namespace sprof::rt::locality
 
 using namespace sprof::rt::locality;
-#include "tsan_entry_points.inc"
+#include "sprof/tsan_entry_points.inc"

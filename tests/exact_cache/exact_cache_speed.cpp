@@ -13,19 +13,10 @@
 
 #include "sprof/cache_sizes.hpp"
 #include "sprof/exact_cache.hpp"
+#include "sprof/option_values.hpp"
 #include "sprof/splitmix.hpp"
 
 namespace {
-
-uint64_t parse_count(const char* text, const char* what) {
-    char* end = nullptr;
-    unsigned long long value = std::strtoull(text, &end, 10);
-    if (end == text || *end != '\0' || value == 0) {
-        std::fprintf(stderr, "exact_cache_speed: %s must be a positive integer, not '%s'\n", what, text);
-        std::exit(2);
-    }
-    return value;
-}
 
 double thread_cpu_seconds() {
     timespec ts;
@@ -40,8 +31,14 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "usage: exact_cache_speed [ACCESSES [LINES]]\n");
         return 2;
     }
-    const uint64_t accesses = argc > 1 ? parse_count(argv[1], "ACCESSES") : 100'000'000;
-    const uint64_t lines = argc > 2 ? parse_count(argv[2], "LINES") : 1'000'000;
+    uint64_t accesses = 100'000'000, lines = 1'000'000;
+    try {
+        if (argc > 1) accesses = sprof::parse_whole("ACCESSES", argv[1], 1, UINT64_MAX);
+        if (argc > 2) lines = sprof::parse_whole("LINES", argv[2], 1, UINT64_MAX);
+    } catch (const sprof::UsageError& e) {
+        std::fprintf(stderr, "exact_cache_speed: %s\n", e.what());
+        return 2;
+    }
 
     sprof::ExactLruCurve curve(sprof::cache_sizes_in_lines(64));
     uint64_t state = 1;

@@ -96,8 +96,8 @@ for view in --misses --use --data --reuse-pairs; do
         $view events.sprof
 done
 expect_error 2 "sprof: --line-size 128: the profile was collected with 64-byte lines" --misses --line-size 128 sampled.sprof
-expect_error 2 "sprof: --line-size takes a power of two up to 1048576 (bytes), not '96'" --use --line-size 96 sampled.sprof
-expect_error 2 "sprof: --cache takes a size like 32K, 1M or 4096 (bytes), not '32Q'" --misses --cache 32K,32Q sampled.sprof
+expect_error 2 "sprof: invalid --line-size '96' (bytes, a power of two from 8 to 4096)" --use --line-size 96 sampled.sprof
+expect_error 2 "sprof: invalid --cache '32Q' (a size in bytes: 32K, 1M or 4096)" --misses --cache 32K,32Q sampled.sprof
 expect_error 2 "sprof: --cache 16 B: smaller than one 64-byte line" --use --cache 16 sampled.sprof
 expect_error 2 "sprof: the exact run counted misses per instruction at 32 KiB, 256 KiB, 1 MiB, 2 MiB, 16 MiB only, not 48 KiB" \
     --misses --cache 48K exact.sprof

@@ -179,5 +179,5 @@ refused 2 "sprof_pt: -p/--tid attach to running tasks: give no program as well \
 refused 2 "sprof_pt: --duration ends an attach \(-p, --tid\); a program sprof_pt starts is profiled to its end \(see sprof_pt --help\)" \
     --duration 1s true
 refused 2 "sprof_pt: -c is for a program sprof_pt starts, not with -p/--tid \(see sprof_pt --help\)" -c x.prf -p 1
-refused 2 "sprof_pt: invalid id 'abc' in -p \(positive numbers, comma separated\) \(see sprof_pt --help\)" -p abc
+refused 2 "sprof_pt: invalid id in -p 'abc' \(a whole number from 1 to 2147483647\) \(see sprof_pt --help\)" -p abc
 pass "sprof_pt -p refuses with the pid and the reason, and leaves nothing attached"

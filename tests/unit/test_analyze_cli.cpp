@@ -8,6 +8,7 @@
 
 #include "cli.hpp"
 
+using namespace sprof;
 using namespace sprof::analyze;
 
 namespace {
@@ -89,11 +90,11 @@ TEST_CASE("cli: usage errors are one line, in sprof's words") {
         {{"--help", "--bogus"}, "unknown option '--bogus' (see sprof --help)"},
         {{"--top"}, "--top needs a value"},
         {{"-o"}, "-o needs a value"},
-        {{"--top", "many", "a.sprof"}, "--top needs a non-negative integer, not 'many'"},
-        {{"--top", "-1", "a.sprof"}, "--top needs a non-negative integer, not '-1'"},
+        {{"--top", "many", "a.sprof"}, "invalid --top 'many' (a whole number below 2^64)"},
+        {{"--top", "-1", "a.sprof"}, "invalid --top '-1' (a whole number below 2^64)"},
         {{"--top=", "a.sprof"}, "--top= has an empty value"},
         {{"--min-phase", "0", "a.sprof"}, "--min-phase must be at least 1"},
-        {{"--phase-threshold", "2", "--phases", "a.sprof"}, "--phase-threshold needs a number between 0 and 1, not '2'"},
+        {{"--phase-threshold", "2", "--phases", "a.sprof"}, "invalid --phase-threshold '2' (a number from 0 to 1)"},
         {{"--format", "xml", "a.sprof"}, "unknown format 'xml' (use text, csv or json)"},
         {{"--estimator", "magic", "a.sprof"}, "unknown estimator 'magic' (use coverage or carry)"},
         {{"--info=3", "a.sprof"}, "--info takes no value"},
@@ -115,8 +116,8 @@ TEST_CASE("cli: usage errors are one line, in sprof's words") {
         {{"help", "nosuch"}, "no report, output or option named 'nosuch' (see sprof --help)"},
         {{"--cache", "32K", "a.sprof"}, "--cache needs --mrc, --misses, --use, --data, --reuse-pairs or --html"},
         {{"--by", "function", "--mrc", "a.sprof"}, "--by needs --misses, --use, --data, --reuse-pairs or --html"},
-        {{"--misses", "--cache", "32K,lots", "a.sprof"}, "--cache takes a size like 32K, 1M or 4096 (bytes), not 'lots'"},
-        {{"--use", "--line-size", "96", "a.sprof"}, "--line-size takes a power of two up to 1048576 (bytes), not '96'"},
+        {{"--misses", "--cache", "32K,lots", "a.sprof"}, "invalid --cache 'lots' (a size in bytes: 32K, 1M or 4096)"},
+        {{"--use", "--line-size", "96", "a.sprof"}, "invalid --line-size '96' (bytes, a power of two from 8 to 4096)"},
         {{"--data", "--by", "file", "a.sprof"}, "--by takes function, line or instruction, not 'file'"},
         {{"--misses", "--use", "a.sprof"}, "--use cannot be combined with another report"},
         {{"--reuse-pairs", "--plot", "x.png", "a.sprof"}, "--plot and --export do not apply to the locality views"},

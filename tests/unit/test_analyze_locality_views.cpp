@@ -137,12 +137,12 @@ TEST_CASE("--cache and --line-size: sizes in order, one line per bad value") {
     CHECK(parse_cache_sizes("--cache", "32K,1M") == std::vector<uint64_t>{32768, 1 << 20});
     CHECK(parse_cache_sizes("--cache", "256K") == std::vector<uint64_t>{262144});
     CHECK_THROWS_WITH_AS(parse_cache_sizes("--cache", "32K,big"),
-                         "--cache takes a size like 32K, 1M or 4096 (bytes), not 'big'", std::invalid_argument);
-    CHECK_THROWS_WITH_AS(parse_cache_sizes("--cache", "32K,32768"), "--cache names 32 KiB twice", std::invalid_argument);
-    CHECK_THROWS_AS(parse_cache_sizes("--cache", "32K,"), std::invalid_argument);
+                         "invalid --cache 'big' (a size in bytes: 32K, 1M or 4096)", UsageError);
+    CHECK_THROWS_WITH_AS(parse_cache_sizes("--cache", "32K,32768"), "--cache names 32 KiB twice", UsageError);
+    CHECK_THROWS_AS(parse_cache_sizes("--cache", "32K,"), UsageError);
     CHECK(parse_line_size("--line-size", "128") == 128);
     CHECK_THROWS_WITH_AS(parse_line_size("--line-size", "96"),
-                         "--line-size takes a power of two up to 1048576 (bytes), not '96'", std::invalid_argument);
+                         "invalid --line-size '96' (bytes, a power of two from 8 to 4096)", UsageError);
     CHECK(cache_label(32768) == "32K");
     CHECK(cache_label(1 << 20) == "1M");
     CHECK(cache_label(1536) == "1536");

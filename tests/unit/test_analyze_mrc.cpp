@@ -23,7 +23,7 @@
 #include <sstream>
 #include <unordered_map>
 
-#include "byte_size.hpp"
+#include "sprof/option_values.hpp"
 #include "code_misses.hpp"
 #include "miss_ratio_curve.hpp"
 #include "reuse_pieces.hpp"
@@ -821,7 +821,7 @@ TEST_CASE("byte sizes: 32K, 1M, 48KiB in; 1 KiB, 1.19 KiB out") {
     CHECK(parse_byte_size("--cache", "2GB") == uint64_t{2} << 30);
     CHECK(parse_byte_size("--cache", "4096") == 4096);
     CHECK_THROWS_WITH_AS(parse_byte_size("--cache", "32Q"),
-                         "--cache takes a size like 32K, 1M or 4096 (bytes), not '32Q'", std::invalid_argument);
+                         "invalid --cache '32Q' (a size in bytes: 32K, 1M or 4096)", UsageError);
     CHECK_THROWS_AS(parse_byte_size("--cache", "0"), std::invalid_argument);
     CHECK_THROWS_AS(parse_byte_size("--cache", ""), std::invalid_argument);
     CHECK_THROWS_AS(parse_byte_size("--cache", "-1K"), std::invalid_argument);

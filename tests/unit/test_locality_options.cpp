@@ -33,17 +33,18 @@ TEST_CASE("--locality: the flag alone, a period, exact; and back to text") {
 }
 
 TEST_CASE("--line-size: a power of two from 8 to 4096 bytes") {
-    CHECK(parse_line_size("64") == 64);
-    CHECK(parse_line_size("8") == 8);
-    CHECK(parse_line_size("4096") == 4096);
-    for (const char* bad : {"96", "4", "8192", "0", "", "64B", "-64"})
-        CHECK_THROWS_WITH_AS(parse_line_size(bad),
+    CHECK(parse_line_size("--line-size", "64") == 64);
+    CHECK(parse_line_size("--line-size", "8") == 8);
+    CHECK(parse_line_size("--line-size", "4096") == 4096);
+    for (const char* bad : {"96", "4", "8192", "0", "", "64B", "-64", "+64", " 64"})
+        CHECK_THROWS_WITH_AS(parse_line_size("--line-size", bad),
                              ("invalid --line-size '" + std::string(bad) +
                               "' (bytes, a power of two from 8 to 4096)")
                                  .c_str(),
                              UsageError);
-    CHECK(parse_seed("18446744073709551615", "--locality-seed") == UINT64_MAX);
-    CHECK_THROWS_AS(parse_seed("18446744073709551616", "--locality-seed"), UsageError);
+    CHECK(parse_whole("--locality-seed", "18446744073709551615", 0, UINT64_MAX) == UINT64_MAX);
+    CHECK_THROWS_WITH_AS(parse_whole("--locality-seed", "18446744073709551616", 0, UINT64_MAX),
+                         "invalid --locality-seed '18446744073709551616' (a whole number below 2^64)", UsageError);
 }
 
 TEST_CASE("--locality on the command line and through the environment") {

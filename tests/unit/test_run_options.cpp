@@ -22,13 +22,14 @@ int parse(std::vector<std::string> args, RunOptions& o, Tool tool = Tool::sprof_
 }  // namespace
 
 TEST_CASE("run options: durations in every unit") {
-    CHECK(parse_duration("10ms") == 10'000'000);
-    CHECK(parse_duration("250us") == 250'000);
-    CHECK(parse_duration("1.5s") == 1'500'000'000);
-    CHECK(parse_duration("20") == 20'000'000);
+    CHECK(parse_duration("-s", "10ms") == 10'000'000);
+    CHECK(parse_duration("-s", "250us") == 250'000);
+    CHECK(parse_duration("-s", "1.5s") == 1'500'000'000);
+    CHECK(parse_duration("-s", "20") == 20'000'000);
     CHECK(format_duration(10'000'000) == "10ms");
     CHECK(format_duration(250'000) == "250us");
-    for (const char* bad : {"", "ms", "-1ms", "10xs", "0", "1ns", "2h"}) CHECK_THROWS_AS(parse_duration(bad), UsageError);
+    for (const char* bad : {"", "ms", "-1ms", "10xs", "0", "1ns", "2h", "1e9s", "nan", "inf"})
+        CHECK_THROWS_AS(parse_duration("-s", bad), UsageError);
 }
 
 TEST_CASE("run options: the program starts at the first non-option") {
@@ -196,11 +197,12 @@ TEST_CASE("run options: the environment carries every runtime option, and names 
     CHECK(back.backend == "cmdev");
     setenv("SPROF_TICK_DITHER", "0.6", 1);
     CHECK_THROWS_WITH(from_environment(),
-                      "SPROF_TICK_DITHER='0.6': invalid tick dither '0.6' (a fraction of the interval from 0 to 0.5)");
+                      "SPROF_TICK_DITHER='0.6': invalid tick dither '0.6' (a number from 0 to 0.5)");
     setenv("SPROF_TICK_DITHER", "0.125", 1);
     setenv("SPROF_SAMPLE_INTERVAL", "soon", 1);
     CHECK_THROWS_WITH(from_environment(),
-                      "SPROF_SAMPLE_INTERVAL='soon': invalid duration 'soon' (examples: 10ms, 250us, 1s)");
+                      "SPROF_SAMPLE_INTERVAL='soon': invalid sampling interval 'soon' (a duration from 1us to 1h: 10ms, 250us, "
+                      "1.5s; a bare number is milliseconds)");
     for (const auto& [k, v] : env) unsetenv(k.c_str());
 }
 

@@ -204,7 +204,7 @@ ControlFile read_control_file(const std::string& path) {
             run.give(Option::backend);
         } else if (key == "sample-interval" || key == "hist-interval") {
             try {
-                (key == "sample-interval" ? run.sample_interval_ns : run.hist_interval_ns) = parse_duration(rest);
+                (key == "sample-interval" ? run.sample_interval_ns : run.hist_interval_ns) = parse_duration(key, rest);
             } catch (const UsageError& e) {
                 lines.fail(e.what());
             }

@@ -1,8 +1,5 @@
 #include "sprof/locality_options.hpp"
 
-#include <bit>
-#include <cerrno>
-#include <cstdlib>
 
 #include <stdexcept>
 
@@ -11,20 +8,6 @@
 #include "sprof/run_options.hpp"
 
 namespace sprof {
-namespace {
-
-// A whole decimal number in [min, max], or nothing.
-bool parse_number(const std::string& s, uint64_t min, uint64_t max, uint64_t& out) {
-    if (s.empty() || s[0] < '0' || s[0] > '9') return false;
-    char* end = nullptr;
-    errno = 0;
-    const unsigned long long v = std::strtoull(s.c_str(), &end, 10);
-    if (*end || errno || v < min || v > max) return false;
-    out = v;
-    return true;
-}
-
-}  // namespace
 
 void set_locality(LocalityRun& run, const std::string& value) {
     run.present = true;
@@ -35,9 +18,12 @@ void set_locality(LocalityRun& run, const std::string& value) {
         return;
     }
     uint64_t period = kDefaultSamplePeriod;
-    if (!value.empty() && !parse_number(value, 1, kMaxSamplePeriod, period))
+    try {
+        if (!value.empty()) period = parse_whole("--locality", value, 1, kMaxSamplePeriod);
+    } catch (const UsageError&) {  // it takes a word too
         throw UsageError("invalid --locality '" + value + "' (exact, or the mean accesses between samples: 1 to " +
                          std::to_string(kMaxSamplePeriod) + ")");
+    }
     run.mode = "sampled";
     run.sample_period = period;
     run.window_accesses = kDefaultWindowAccesses;
@@ -46,14 +32,6 @@ void set_locality(LocalityRun& run, const std::string& value) {
 std::string locality_text(const LocalityRun& run) {
     if (!run.present) return "";
     return run.mode == "exact" ? "exact" : std::to_string(run.sample_period);
-}
-
-uint32_t parse_line_size(const std::string& value) {
-    uint64_t bytes = 0;
-    if (!parse_number(value, kMinLineSize, kMaxLineSize, bytes) || !std::has_single_bit(bytes))
-        throw UsageError("invalid --line-size '" + value + "' (bytes, a power of two from " +
-                         std::to_string(kMinLineSize) + " to " + std::to_string(kMaxLineSize) + ")");
-    return static_cast<uint32_t>(bytes);
 }
 
 void prepare_locality(RunOptions& run) {

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -17,41 +16,9 @@
 
 namespace sprof {
 
-uint64_t parse_duration(const std::string& s) {
-    char* end = nullptr;
-    errno = 0;
-    double v = std::strtod(s.c_str(), &end);
-    if (end == s.c_str() || errno != 0 || !(v > 0) || !std::isfinite(v))
-        throw UsageError("invalid duration '" + s + "' (examples: 10ms, 250us, 1s)");
-    std::string unit(end);
-    double scale = unit == "ns" ? 1 : unit == "us" ? 1e3 : unit == "ms" || unit.empty() ? 1e6 : unit == "s" ? 1e9 : 0;
-    if (scale == 0) throw UsageError("invalid duration unit in '" + s + "' (use ns, us, ms or s)");
-    double ns = v * scale;
-    if (ns < 1000 || ns > 3600e9) throw UsageError("duration '" + s + "' out of range (1us … 1h)");
-    return static_cast<uint64_t>(std::llround(ns));
-}
-
-uint64_t parse_seed(const std::string& value, const char* option) {
-    char* end = nullptr;
-    errno = 0;
-    const unsigned long long v = std::strtoull(value.c_str(), &end, 10);
-    if (value.empty() || value[0] < '0' || value[0] > '9' || *end || errno)
-        throw UsageError(std::string("invalid ") + option + " '" + value + "' (a whole number below 2^64)");
-    return v;
-}
-
 uint64_t random_seed() {
     std::random_device random;
     return uint64_t{random()} << 32 | random();
-}
-
-double parse_tick_dither(const std::string& s) {
-    char* end = nullptr;
-    errno = 0;
-    const double v = std::strtod(s.c_str(), &end);
-    if (end == s.c_str() || *end || errno || !(v >= 0 && v <= kMaxTickDither))
-        throw UsageError("invalid tick dither '" + s + "' (a fraction of the interval from 0 to 0.5)");
-    return v;
 }
 
 TickPlan tick_plan(const RunOptions& run) {
@@ -59,13 +26,6 @@ TickPlan tick_plan(const RunOptions& run) {
 }
 
 bool ticks_dropped_in_kernel(const RunOptions& run) { return run.clock == "cpu" && !kernel_counting_allowed(); }
-
-std::string format_duration(uint64_t ns) {
-    if (ns % 1'000'000'000 == 0) return std::to_string(ns / 1'000'000'000) + "s";
-    if (ns % 1'000'000 == 0) return std::to_string(ns / 1'000'000) + "ms";
-    if (ns % 1'000 == 0) return std::to_string(ns / 1'000) + "us";
-    return std::to_string(ns) + "ns";
-}
 
 const char* tool_name(Tool tool) {
     switch (tool) {
@@ -77,16 +37,6 @@ const char* tool_name(Tool tool) {
 }
 
 namespace {
-
-unsigned parse_count(const std::string& s, const char* what, unsigned max) {
-    char* end = nullptr;
-    errno = 0;
-    unsigned long v = std::strtoul(s.c_str(), &end, 10);
-    if (s.empty() || *end || errno || v == 0 || v > max || s[0] == '-')
-        throw UsageError(std::string("invalid ") + what + " '" + s + "' (a whole number from 1 to " +
-                         std::to_string(max) + ")");
-    return static_cast<unsigned>(v);
-}
 
 constexpr unsigned bit(Tool t) { return 1u << static_cast<unsigned>(t); }
 constexpr unsigned kCollectors = bit(Tool::sprof_lib) | bit(Tool::sprof_pt);
@@ -118,12 +68,9 @@ std::vector<pid_t> parse_task_ids(const std::string& list, const char* option) {
         const std::string id = list.substr(i, end == std::string::npos ? std::string::npos : end - i);
         i = end == std::string::npos ? list.size() : end + 1;
         if (id.empty()) continue;
-        char* stop = nullptr;
-        errno = 0;
-        const long v = std::strtol(id.c_str(), &stop, 10);
-        if (*stop || errno || v <= 0 || v > std::numeric_limits<pid_t>::max() || !std::isdigit(id[0]))
-            throw UsageError(std::string("invalid id '") + id + "' in " + option + " (positive numbers, comma separated)");
-        if (std::find(ids.begin(), ids.end(), v) == ids.end()) ids.push_back(static_cast<pid_t>(v));
+        const auto v = static_cast<pid_t>(
+            parse_whole(std::string("id in ") + option, id, 1, static_cast<uint64_t>(std::numeric_limits<pid_t>::max())));
+        if (std::find(ids.begin(), ids.end(), v) == ids.end()) ids.push_back(v);
     }
     if (ids.empty()) throw UsageError(std::string(option) + " names no task");
     return ids;
@@ -136,17 +83,17 @@ const OptionRow kOptions[] = {
      [](RunOptions& r, const std::string& v) { r.events = resolve_events(v, false); },
      [](const RunOptions& r) { return event_list(r.events); }},
     {"slots", 0, "K", Option::slots, kAll, "physical counters: at most K events live at once (virtual counters)",
-     [](RunOptions& r, const std::string& v) { r.slots = parse_count(v, "slot count", kMaxEvents); },
+     [](RunOptions& r, const std::string& v) { r.slots = static_cast<unsigned>(parse_whole("slot count", v, 1, kMaxEvents)); },
      [](const RunOptions& r) { return r.slots ? std::to_string(r.slots) : std::string(); }},
     {"sample-interval", 's', "DUR", Option::sample_interval, kAll,
      "sampling interval of CPU time (default 10ms; ns/us/ms/s)",
-     [](RunOptions& r, const std::string& v) { r.sample_interval_ns = parse_duration(v); },
+     [](RunOptions& r, const std::string& v) { r.sample_interval_ns = parse_duration("sampling interval", v); },
      [](const RunOptions& r) { return format_duration(r.sample_interval_ns); }},
     {"tick-dither", 0, "F", Option::tick_dither, kCollectors,
      "draw every tick period from [s(1-F), s(1+F)] (default 0.25; 0: a\n"
      "fixed period, which a program's rhythm can stay in step with; fixed\n"
      "where the kernel drops the ticks that land in it)",
-     [](RunOptions& r, const std::string& v) { r.tick_dither = parse_tick_dither(v); },
+     [](RunOptions& r, const std::string& v) { r.tick_dither = parse_fraction("tick dither", v, kMaxTickDither); },
      [](const RunOptions& r) {
          char text[32];
          std::snprintf(text, sizeof text, "%.6g", r.tick_dither);
@@ -154,12 +101,12 @@ const OptionRow kOptions[] = {
      }},
     {"hist-samples", 'H', "N", Option::histogram, kAll, "samples per histogram interval (default 50)",
      [](RunOptions& r, const std::string& v) {
-         r.hist_samples = parse_count(v, "sample count", 1'000'000);
+         r.hist_samples = static_cast<unsigned>(parse_whole("sample count", v, 1, 1'000'000));
          r.hist_interval_ns = 0;
      },
      [](const RunOptions& r) { return std::to_string(r.hist_samples); }},
     {"hist-interval", 0, "DUR", Option::histogram, kAll, "histogram interval as a duration instead",
-     [](RunOptions& r, const std::string& v) { r.hist_interval_ns = parse_duration(v); },
+     [](RunOptions& r, const std::string& v) { r.hist_interval_ns = parse_duration("histogram interval", v); },
      [](const RunOptions& r) { return r.hist_interval_ns ? format_duration(r.hist_interval_ns) : std::string(); }},
     {"output", 'o', "FILE", Option::output, kCollectors,
      "profile file (default <program>.<pid>.sprof; %p = pid, %h = host,\n%r = MPI/Slurm rank, %j = job id)", set_output,
@@ -192,7 +139,7 @@ const OptionRow kOptions[] = {
      "processes they start)",
      [](RunOptions& r, const std::string& v) { r.attach_tids = parse_task_ids(v, "--tid"); }, nullptr},
     {"duration", 0, "DUR", Option::duration, bit(Tool::sprof_pt), "detach after DUR of wall time (-p, --tid)",
-     [](RunOptions& r, const std::string& v) { r.duration_ns = parse_duration(v); }, nullptr},
+     [](RunOptions& r, const std::string& v) { r.duration_ns = parse_duration("--duration", v); }, nullptr},
     {"no-follow", 0, nullptr, Option::follow, bit(Tool::sprof_pt), "do not follow fork/vfork/exec",
      [](RunOptions& r, const std::string&) { r.follow = false; }, nullptr},
     {"rotation", 0, "shuffled|round-robin", Option::rotation, kCollectors,
@@ -208,7 +155,7 @@ const OptionRow kOptions[] = {
      [](const RunOptions& r) { return std::string(to_string(r.rotation.kind)); }},
     {"rotation-seed", 0, "N", Option::rotation_seed, kCollectors,
      "seed of the shuffled rotation (default: random; recorded)",
-     [](RunOptions& r, const std::string& v) { r.rotation.seed = parse_seed(v, "--rotation-seed"); },
+     [](RunOptions& r, const std::string& v) { r.rotation.seed = parse_whole("--rotation-seed", v, 0, UINT64_MAX); },
      [](const RunOptions& r) { return std::to_string(r.rotation.seed); }},
     {"locality", 0, "[=RATE|exact]", Option::locality, bit(Tool::sprof_lib),
      "cache locality of a program built with sprof-cc/sprof-c++: reuse\n"
@@ -217,11 +164,11 @@ const OptionRow kOptions[] = {
      [](RunOptions& r, const std::string& v) { set_locality(r.locality, v); },
      [](const RunOptions& r) { return locality_text(r.locality); }},
     {"line-size", 0, "BYTES", Option::line_size, bit(Tool::sprof_lib), "cache line size of --locality (default 64)",
-     [](RunOptions& r, const std::string& v) { r.locality.line_size = parse_line_size(v); },
+     [](RunOptions& r, const std::string& v) { r.locality.line_size = parse_line_size("--line-size", v); },
      [](const RunOptions& r) { return std::to_string(r.locality.line_size); }},
     {"locality-seed", 0, "N", Option::locality_seed, bit(Tool::sprof_lib),
      "seed of --locality's sample points (default: random; recorded)",
-     [](RunOptions& r, const std::string& v) { r.locality.seed = parse_seed(v, "--locality-seed"); },
+     [](RunOptions& r, const std::string& v) { r.locality.seed = parse_whole("--locality-seed", v, 0, UINT64_MAX); },
      [](const RunOptions& r) { return r.locality.present ? std::to_string(r.locality.seed) : std::string(); }},
     {"quiet", 'q', nullptr, Option::quiet, kAll, "no notes (such as why the default events were chosen); errors stay",
      [](RunOptions& r, const std::string&) { r.quiet = true; },

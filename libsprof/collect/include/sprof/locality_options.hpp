@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 
+#include "sprof/option_values.hpp"
 #include "sprof/profile.hpp"
 
 namespace sprof {
@@ -23,8 +24,6 @@ constexpr uint64_t kDefaultSamplePeriod = 100'000;
 constexpr uint64_t kMaxSamplePeriod = 1'000'000'000;
 // Windows of 10^8 accesses: 10^3 samples each at the default rate.
 constexpr uint64_t kDefaultWindowAccesses = 100'000'000;
-constexpr uint32_t kMinLineSize = 8;  // every 1-8 byte access is in one line
-constexpr uint32_t kMaxLineSize = 4096;
 
 // --locality's value: "" (the flag alone) samples at the default period,
 // "exact" runs the exact simulator, a number N samples once per N accesses
@@ -32,9 +31,6 @@ constexpr uint32_t kMaxLineSize = 4096;
 void set_locality(LocalityRun& run, const std::string& value);
 // The value that gives `run` back: "exact" or the period; "" when absent.
 std::string locality_text(const LocalityRun& run);
-
-// --line-size: bytes, a power of two from kMinLineSize to kMaxLineSize. Throws UsageError.
-uint32_t parse_line_size(const std::string& value);
 
 // Before sprof_lib starts the program: a random seed when none was given
 // (the LOCALITY record keeps it, so the run can be repeated); an error for

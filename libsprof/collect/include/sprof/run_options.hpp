@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "sprof/events.hpp"
+#include "sprof/option_values.hpp"
 #include "sprof/profile.hpp"
 #include "sprof/scheduler.hpp"
 #include "sprof/symbols.hpp"
@@ -23,9 +24,6 @@
 
 namespace sprof {
 
-struct UsageError : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
 
 // The tools that take run options; each accepts its own subset of them.
 enum class Tool { sprof_lib, sprof_pt, preprof };
@@ -71,16 +69,12 @@ struct RunOptions {
     std::bitset<kOptionCount> given_set;
 };
 
-// A seed (--rotation-seed, --locality-seed): any 64-bit number. Throws
-// UsageError naming `option`.
-uint64_t parse_seed(const std::string& value, const char* option);
 // A seed from the system's entropy, for a run given none (it is recorded).
 uint64_t random_seed();
 
-// --tick-dither: a fraction from 0 to kMaxTickDither. Throws UsageError.
-// Half the interval at most: the ticks stay near their nominal rate.
+// --tick-dither: a fraction from 0 to kMaxTickDither. Half the interval at
+// most: the ticks stay near their nominal rate.
 constexpr double kMaxTickDither = 0.5;
-double parse_tick_dither(const std::string& s);
 // The run's ticks: its sampling interval, dither and seed. Where the kernel
 // drops the CPU-time ticks that land in it (a user who may count user space
 // only), the interval builder counts the lost ones on a fixed grid
@@ -88,10 +82,6 @@ double parse_tick_dither(const std::string& s);
 // such runs needs each sample's own period in the profile first.
 TickPlan tick_plan(const RunOptions& run);
 bool ticks_dropped_in_kernel(const RunOptions& run);
-
-// "10ms", "250us", "1.5s", "20000ns"; a bare number is milliseconds.
-uint64_t parse_duration(const std::string& s);
-std::string format_duration(uint64_t ns);
 
 // Parses the options of `tool` before the program into `run`, marking each
 // given; run.program points at the program's argv[0] (null when there is

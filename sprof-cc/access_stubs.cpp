@@ -23,4 +23,4 @@ inline void note_alloc(void*, size_t, void*) {}
 inline void note_free(uintptr_t) {}
 }  // namespace
 
-#include "tsan_entry_points.inc"
+#include "sprof/tsan_entry_points.inc"

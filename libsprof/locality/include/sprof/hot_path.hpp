@@ -1,6 +1,6 @@
 // What every load and store of a program built with sprof-cc reads and
 // writes: its thread's HotPath. One definition for the three that touch it:
-//  * the compiler plugin (sprof-lib/locality/access_plugin.cpp), which
+//  * the compiler plugin (sprof-cc/access_plugin.cpp), which
 //    inlines the fast path into the program's code: it takes the offsets
 //    of the fields and the hash factor from this header;
 //  * libsprof_access.so, which every sprof-cc program links, and the
