@@ -192,12 +192,17 @@ def score(plan, events, profiles, run_dir, tags, sprof):
     them): the process's totals hold, besides, what the collector's runtime
     does in the program's threads, which no profile claims to show. A sum
     row sets the profile's sum over those functions, and over all it shows,
-    beside that total."""
+    beside that total. A function the profile does not list (no tick and no
+    record found it) is what the profile tells a reader: none of any event,
+    exactly."""
     truth, _ = read_truth(run_dir)
     by_name = {f["name"]: f for f in plan["functions"]}
     cases, sums = [], []
     for estimator in tr.ESTIMATORS:
         rep = tr.report(sprof, profiles, estimator)
+        absent = {event: "0" for event in events}
+        absent.update({f"{event}_{bound}": "0" for event in events for bound in ("low", "high")})
+        rep.update({name: absent for name in truth if name not in rep})
 
         def estimate(name, event):
             return tr.number(rep.get(name, {}).get(event))

@@ -141,7 +141,8 @@ TEST_CASE("self-sampled events: each interval's counts over the share of it the 
     const auto s = estimate_spread(f0, one, Estimator::coverage);
     REQUIRE(s);
     CHECK_FALSE(s->scales_with_time);
-    const double sd = std::sqrt(1000 + 16 / 0.75);
+    // The stretches that entered f, 8 after extrapolation, all its or none alike: 8²/3.
+    const double sd = std::sqrt(1000 + 16 / 0.75 + 64.0 / 3);
     CHECK(*s->sd_own == doctest::Approx(sd));
     const auto b = confidence_bounds(*s, 0.5);  // a time error that must not apply
     REQUIRE(b);
@@ -149,6 +150,22 @@ TEST_CASE("self-sampled events: each interval's counts over the share of it the 
     // A function its records found but no tick did: its events, not unknown.
     EventCell unticked{.count = 12, .self_sampled = true};
     CHECK(*estimate(unticked, EstimateBasis{0, 0, 0, true}, Estimator::coverage) == 12);
+}
+
+TEST_CASE("self-sampled events: the errors of stretches charged elsewhere add up across cells") {
+    // Two intervals' cells of one function, their stretches charged
+    // elsewhere 3 and 4 events (entry_sq 9 and 16): all of them its own or
+    // none in both, so together 7 (49), not 5 (25) as independent errors.
+    EventCell a{.count = 10, .entry_sq = 9, .self_sampled = true};
+    const EventCell b{.count = 20, .entry_sq = 16, .self_sampled = true};
+    accumulate(a, b);
+    CHECK(a.entry_sq == doctest::Approx(49));
+    withdraw(a, b);
+    CHECK(a.entry_sq == doctest::Approx(9));
+    // A counted event's entry_sq is a sum of squares: it adds.
+    EventCell c{.count = 10, .entry_sq = 9};
+    accumulate(c, EventCell{.count = 20, .entry_sq = 16});
+    CHECK(c.entry_sq == doctest::Approx(25));
 }
 
 TEST_CASE("confidence: unknown stays unknown, exact stays exact") {
@@ -308,7 +325,7 @@ TEST_CASE("interval builder: an event's own records charge its events to their P
     b.add(2, record(14, 4));    // from f2 itself: placed
     b.add(1, tick(20, 1, 3));   // from f2: its 1 event unplaced
     CHECK(b.samples() == 2);    // records are no ticks
-    Interval iv = b.close(20);
+    Interval iv = b.take_part();
     REQUIRE(iv.cells.size() == 2);
     const FunctionCell& f1 = iv.cells[0];
     const FunctionCell& f2 = iv.cells[1];
@@ -321,10 +338,10 @@ TEST_CASE("interval builder: an event's own records charge its events to their P
     CHECK(f2.events[0].coverage_ns == 0);
     CHECK(f1.events[0].entry_count == 3);
     CHECK(f2.events[0].entry_count == 5);
-    // The unplaced events' squares on both sides of each stretch: f1 took
-    // 2 and 1 and gave 5 away, f2 took 5 and gave 1.
-    CHECK(f1.events[0].entry_sq == doctest::Approx(4 + 25 + 1));
-    CHECK(f2.events[0].entry_sq == doctest::Approx(25 + 1));
+    // A function's stretches charged elsewhere, as the square of their sum:
+    // f1 gave 5 away, f2 gave 1 (what it took is its entry_count).
+    CHECK(f1.events[0].entry_sq == doctest::Approx(25));
+    CHECK(f2.events[0].entry_sq == doctest::Approx(1));
     // Σ over ticks of (events charged since the tick before)²: f1 2² + 1², f2 10².
     CHECK(f1.events[0].sq == doctest::Approx(5));
     CHECK(f2.events[0].sq == doctest::Approx(100));
@@ -332,6 +349,19 @@ TEST_CASE("interval builder: an event's own records charge its events to their P
     // The counted event as before: its deltas go to the ticks' function.
     CHECK(f1.events[1].count == 8);
     CHECK(f2.events[1].count == 0);
+    // f1 gives 3 more away in the interval's next part: the parts' entry_sq
+    // add up to the square of the sum (5 + 3)², not to 5² + 3², since a
+    // function's events lie at the same place in each call.
+    b.add(2, record(22, 4));
+    b.add(1, tick(30, 0, 1));
+    const Interval rest = b.close(30);
+    REQUIRE(rest.cells.size() == 2);
+    CHECK(rest.cells[0].events[0].entry_sq == doctest::Approx(64 - 25));
+    CHECK(rest.cells[1].events[0].entry_count == 3);
+    // The next interval starts its own sum.
+    b.add(2, record(32, 3));
+    b.add(1, tick(40, 0, 1));
+    CHECK(b.close(40).cells[0].events[0].entry_sq == doctest::Approx(4));
 }
 
 TEST_CASE("interval builder: carry-forward carries the rate over the sample's own length") {

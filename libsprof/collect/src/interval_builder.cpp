@@ -115,13 +115,20 @@ void IntervalBuilder::charge_sampled(FunctionCell& cell, uint32_t function, cons
         it->second[e] += s.delta[e];
         if (!entered) continue;
         const uint64_t unplaced = ambiguous_whole ? s.delta[e] : std::min(s.cover_ns[e], s.delta[e]);
-        const double sq = static_cast<double>(unplaced) * static_cast<double>(unplaced);
-        EventCell& ec = cell.events[e];
-        ec.entry_count += unplaced;
-        ec.entry_sq += sq;
+        cell.events[e].entry_count += unplaced;
         // They may as well be the previous record's function's: its count
-        // is as uncertain by them (not a part of its count: entry_sq only).
-        if (last_record_function_) cell_of(functions_, *last_record_function_, n_).events[e].entry_sq += sq;
+        // is as uncertain by them. A function's events lie at the same place
+        // in each of its calls, so the stretches it ended are all its own or
+        // all not: their errors add up, not in quadrature. Its entry_sq
+        // grows to the square of their sum (each part holds the growth, so
+        // the parts of the interval add up to it).
+        if (!last_record_function_) continue;
+        auto [ended, fresh_ended] = charged_elsewhere_.try_emplace(*last_record_function_);
+        if (fresh_ended) ended->second.assign(n_, 0);
+        const auto before = static_cast<double>(ended->second[e]);
+        ended->second[e] += unplaced;
+        const auto after = static_cast<double>(ended->second[e]);
+        cell_of(functions_, *last_record_function_, n_).events[e].entry_sq += after * after - before * before;
     }
 }
 
@@ -281,6 +288,7 @@ Interval IntervalBuilder::close(uint64_t end_ns) {
     Interval iv = take_part();
     iv.end_ns = std::max(end_ns, start_ns_);
     ++seq_;
+    charged_elsewhere_.clear();
     samples_ = 0;
     ticks_ = 0;
     start_ns_ = end_ns;

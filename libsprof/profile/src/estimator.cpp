@@ -62,7 +62,13 @@ double boundary_variance(const EventCell& c, const EstimateBasis& b) {
 }
 
 EstimateSpread self_sampled_spread(const EventCell& c) {
-    const double variance = c.sq + c.entry_sq;
+    // The stretches that entered the function: all its own or none, in every
+    // call alike (where its events lie in a call is the same each time), so
+    // uniform between the two for their sum, entry_count: the mean square
+    // error of counting them all here is entry_count²/3. Those it ended are
+    // entry_sq (extrapolate_self_sampled), independent of these.
+    const auto entered = static_cast<double>(c.entry_count);
+    const double variance = c.sq + c.entry_sq + entered * entered / 3;
     return {static_cast<double>(c.count),
             std::isfinite(variance) ? std::optional<double>(std::sqrt(std::max(0.0, variance))) : std::nullopt,
             false};
@@ -217,6 +223,16 @@ namespace {
 // Unknown (NaN) + anything = unknown: a spread is known only if every part's is.
 double add_known(double a, double b) { return std::isnan(a) || std::isnan(b) ? NAN : a + b; }
 
+// Two self-sampled cells' entry_sq, the squares of the errors of their
+// stretches charged elsewhere, added (sign 1) or one taken out of the other
+// (−1): the errors add up, not in quadrature (a function's events lie at the
+// same place in each call, in every interval and thread), so their roots do.
+double add_roots(double a, double b, double sign) {
+    if (std::isnan(a) || std::isnan(b)) return NAN;
+    const double root = std::sqrt(std::max(0.0, a)) + sign * std::sqrt(std::max(0.0, b));
+    return root > 0 ? root * root : 0.0;
+}
+
 }  // namespace
 
 void accumulate(EventCell& a, const EventCell& b) {
@@ -229,7 +245,7 @@ void accumulate(EventCell& a, const EventCell& b) {
     a.sq = add_known(a.sq, b.sq);
     a.entry_count += b.entry_count;
     a.entry_coverage_ns += b.entry_coverage_ns;
-    a.entry_sq = add_known(a.entry_sq, b.entry_sq);
+    a.entry_sq = a.self_sampled ? add_roots(a.entry_sq, b.entry_sq, 1) : add_known(a.entry_sq, b.entry_sq);
 }
 
 uint64_t add_entries(uint64_t a, uint64_t b) {
@@ -241,7 +257,7 @@ void withdraw(EventCell& a, const EventCell& b) {
     a.coverage_ns -= std::min(a.coverage_ns, b.coverage_ns);
     if (!std::isnan(a.carry) && !std::isnan(b.carry)) a.carry -= b.carry;
     a.sq = add_known(a.sq, -b.sq);
-    a.entry_sq = add_known(a.entry_sq, -b.entry_sq);
+    a.entry_sq = a.self_sampled ? add_roots(a.entry_sq, b.entry_sq, -1) : add_known(a.entry_sq, -b.entry_sq);
     if (!std::isnan(a.sq)) a.sq = std::max(a.sq, 0.0);
     if (!std::isnan(a.entry_sq)) a.entry_sq = std::max(a.entry_sq, 0.0);
     // The entries' part is a part of the rest.

@@ -86,7 +86,8 @@ private:
     void add_record(uint32_t function, const RawSample& s, uint32_t location);
     // Self-sampled events charged to `function` since the last tick, for
     // the cell's sq; ambiguous ones (the stretch since the previous record
-    // began in another function) to its entry parts.
+    // began in another function) to its entry_count, and to the entry_sq of
+    // the function the stretch began in.
     void charge_sampled(FunctionCell& cell, uint32_t function, const RawSample& s, bool ambiguous_whole);
     // At a tick: Σ (events charged since the tick before)² into each cell.
     void close_window();
@@ -121,6 +122,9 @@ private:
     std::optional<uint32_t> last_record_function_;
     // By function: the self-sampled events charged to it since the last tick.
     std::unordered_map<uint32_t, std::vector<uint64_t>> window_;
+    // By function: the self-sampled events of the open interval's ambiguous
+    // stretches that began in it and were charged to another (entry_sq).
+    std::unordered_map<uint32_t, std::vector<uint64_t>> charged_elsewhere_;
     // Records that came before the thread's first tick (add_record).
     struct Record {
         uint32_t function;

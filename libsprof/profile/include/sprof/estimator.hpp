@@ -50,7 +50,10 @@ uint32_t self_sampled_events(const ProfileHeader& h);
 // rotated out), since which ticks' stretches were live has nothing to do with
 // where the program was; sq becomes the variance of that extrapolation,
 // (1 − φ)/φ² · Σ (events between two ticks)², and entry_sq that of where
-// ambiguous events lay, entry_sq/(3φ²). Marks the cells self_sampled. Call
+// the ambiguous stretches it ended lay, entry_sq/(3φ²) (those it took,
+// entry_count/φ, add (entry_count/φ)²/3 in estimate_spread; accumulate adds
+// the entry_sq of such cells by their roots: a function's stretches are all
+// its own or all not, alike in every call). Marks the cells self_sampled. Call
 // once per interval, before its cells are added to any other.
 void extrapolate_self_sampled(Interval& iv, uint32_t self_sampled);
 

@@ -124,8 +124,9 @@ struct ProfileThread {
 // time); sq = Σ over ticks of (events put here since the previous tick)²;
 // entry_count = the events that a record charged here although its stretch
 // since the previous record began elsewhere (where along it they happened
-// is not known); entry_sq = Σ of their squares, and of those of the
-// stretches that began here and were charged elsewhere; carry unused.
+// is not known); entry_sq = the square of the events of the interval's
+// stretches that began here and were charged elsewhere (a part holds the
+// growth of that square since the previous part); carry unused.
 // extrapolate_self_sampled (estimator.hpp) turns them into estimates.
 struct EventCell {
     uint64_t count = 0;        // sum of measured deltas while live
