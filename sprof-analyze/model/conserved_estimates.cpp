@@ -12,10 +12,60 @@ std::vector<std::optional<double>> values_of(const Estimates& e) {
     return out;
 }
 
+namespace {
+
+// `own` brought to `value`: its spread scaled with it (its own relative
+// error kept), and whether the time's error applies, its own.
+EstimateSpread scaled_to(const EstimateSpread& own, double value) {
+    EstimateSpread s = own;
+    s.value = value;
+    if (own.sd_own && own.value > 0) s.sd_own = *own.sd_own * (value / own.value);
+    return s;
+}
+
+// Whether a whole over parts whose own estimates add up to `own_sum` keeps
+// them as they are: carry-forward's and self-sampled sums are the whole's to
+// within the order they were added in.
+bool adds_up_already(double whole, double own_sum) {
+    return std::abs(whole - own_sum) <= 1e-12 * std::abs(whole);
+}
+
+// The run's total of event k over the functions whose own estimate of it is
+// known, estimated at once as several functions' cells are (estimator.hpp):
+// the run's measured total when every function is known. A function whose
+// estimate is unknown (the event never live in it) keeps the run's rate ×
+// its time out of it: nothing was measured there to share out.
+std::optional<double> known_functions_total(const std::vector<Counts>& per_function,
+                                            const std::vector<Estimates>& own, size_t k, Estimator e) {
+    EventCell sum;
+    EstimateBasis basis;  // several functions': their time exact
+    for (size_t f = 0; f < per_function.size(); ++f) {
+        if (!own[f][k]) continue;
+        accumulate(sum, per_function[f].events[k]);
+        basis.samples += per_function[f].samples;
+        basis.time_ns += per_function[f].time_ns;
+    }
+    return estimate(sum, basis, e);
+}
+
+}  // namespace
+
 std::vector<Estimates> function_estimates(const std::vector<Counts>& per_function, Estimator e) {
     std::vector<Estimates> out;
     out.reserve(per_function.size());
     for (const Counts& c : per_function) out.push_back(estimate_spreads(c, e));
+    const size_t n_events = per_function.empty() ? 0 : per_function.front().events.size();
+    for (size_t k = 0; k < n_events; ++k) {
+        const auto whole = known_functions_total(per_function, out, k, e);
+        double own_sum = 0;
+        for (const Estimates& f : out)
+            if (f[k]) own_sum += f[k]->value;
+        // Nothing known, or nothing counted anywhere (the whole is then 0 too).
+        if (!whole || own_sum <= 0 || adds_up_already(*whole, own_sum)) continue;
+        const double scale = *whole / own_sum;
+        for (Estimates& f : out)
+            if (f[k]) f[k] = scaled_to(*f[k], f[k]->value * scale);
+    }
     return out;
 }
 
@@ -76,18 +126,11 @@ std::vector<Estimates> split_estimates(std::span<const FunctionPart> parts, cons
             // No weight at all (no events, no time anywhere): the whole is 0
             // or shared by time.
             const double all_ns = sums.at(f)[k].all_ns;
-            // Parts whose own estimates add up to the whole already (carry-
-            // forward's sums, to within the order they were added in) keep
-            // them exactly.
-            const double scale = total_weight > 0 ? all->value / total_weight : 0;
-            const double value = std::abs(scale - 1) < 1e-12 ? w
-                                 : total_weight > 0          ? w * scale
-                                 : all_ns > 0                ? all->value * ns / all_ns
-                                                             : 0;
-            EstimateSpread s{value, std::nullopt};
-            if (own[i][k] && own[i][k]->sd_own)
-                s.sd_own = own[i][k]->value > 0 ? *own[i][k]->sd_own * (value / own[i][k]->value) : *own[i][k]->sd_own;
-            share[k] = s;
+            const double value = total_weight > 0 && adds_up_already(all->value, total_weight) ? w
+                                 : total_weight > 0 ? w * (all->value / total_weight)
+                                 : all_ns > 0       ? all->value * ns / all_ns
+                                                    : 0;
+            share[k] = own[i][k] ? scaled_to(*own[i][k], value) : EstimateSpread{value, std::nullopt};
         }
         out.push_back(std::move(share));
     }
@@ -104,10 +147,7 @@ Estimates as_estimates(const EventSums& sums, const Estimates& own) {
     Estimates out(sums.size());
     for (size_t k = 0; k < sums.size(); ++k) {
         if (!sums[k]) continue;
-        EstimateSpread s{*sums[k], std::nullopt};
-        if (k < own.size() && own[k] && own[k]->sd_own)
-            s.sd_own = own[k]->value > 0 ? *own[k]->sd_own * (*sums[k] / own[k]->value) : *own[k]->sd_own;
-        out[k] = s;
+        out[k] = k < own.size() && own[k] ? scaled_to(*own[k], *sums[k]) : EstimateSpread{*sums[k], std::nullopt};
     }
     return out;
 }

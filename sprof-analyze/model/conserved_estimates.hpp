@@ -1,10 +1,12 @@
-// Every report adds up to the flat report: a function's estimate is made
-// once, over the whole dataset (the flat report's), and every finer view —
-// its source lines, time-line rows, phases, ranks, an export's places — gets
-// a share of it, never an estimate of its own. An estimate of a part on its
-// own would not add up: coverage's rate of a sum is not the sum of the parts'
-// rates, and a function's rate rules (the samples that did not enter it,
-// estimator.hpp) apply to the function, not to a line that holds its entries.
+// Every report adds up to the run's measured total: the run's total of each
+// event is estimated once, over the whole dataset, and the functions share
+// it out (the flat report); every finer view — a function's source lines,
+// time-line rows, phases, ranks, an export's places — gets a share of its
+// function's, never an estimate of its own. Estimates of parts on their own
+// would not add up: coverage's rate of a sum is not the sum of the parts'
+// rates (a function whose event was live in a smaller share of its time is
+// extrapolated further), and a function's rules (its time's error, its
+// entries' boundary, estimator.hpp) apply to a function, not to a line.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -21,7 +23,13 @@ using Estimates = std::vector<std::optional<EstimateSpread>>;
 std::vector<std::optional<double>> values_of(const Estimates& e);
 
 // The flat report's estimates of each function (indexed like `per_function`):
-// the whole every other report shares out.
+// the whole every other report shares out. Per event, the run's total over
+// the functions whose own estimate is known (the total's own estimate, all
+// cells at once: the run's measured total when all are known) shared in
+// proportion to their own estimates; each spread is the function's own,
+// scaled to its share. Carry-forward's and self-sampled events' own
+// estimates add up to the total already and are kept; a function whose own
+// is unknown stays unknown.
 std::vector<Estimates> function_estimates(const std::vector<Counts>& per_function, Estimator e);
 
 // A part of a function (a line, a row, a rank …): whose, and its sums.

@@ -24,10 +24,14 @@ public:
         write(t);
     }
 
-    // The run's rows: interval `all`, from its first interval's start to its last one's end.
+    // The run's rows: interval `all`, from its first interval's start to its
+    // last one's end; the flat report's, so their events are the functions'
+    // shares of the run's total (conserved_estimates), not their own.
     void summary(const TopContext& c, const LiveRow& whole) override {
         Table t = table(c);
-        put_row(t, c, whole, std::string("all"));
+        const Dataset& d = c.timeline.data();
+        const auto flat = function_estimates(by_function(d, std::span<const uint32_t>(whole.intervals)), c.options.estimator);
+        put_row(t, c, whole, std::string("all"), &flat);
         write(t);
     }
 
@@ -49,9 +53,11 @@ private:
         return t;
     }
 
-    // A row per function of `r`, most time first, its interval named `name`.
+    // A row per function of `r`, most time first, its interval named `name`;
+    // its events `given` per function, else the row's own estimates.
     template <typename Name>
-    static void put_row(Table& t, const TopContext& c, const LiveRow& r, const Name& name) {
+    static void put_row(Table& t, const TopContext& c, const LiveRow& r, const Name& name,
+                        const std::vector<Estimates>* given = nullptr) {
         const Dataset& d = c.timeline.data();
         const Counts all = total(d, std::span<const uint32_t>(r.intervals));
         for (const auto& [f, counts] : top_functions(c, r)) {
@@ -60,7 +66,8 @@ private:
             t.put(seconds(r.start_ns));
             t.put(seconds(r.end_ns));
             put_function(t, d, f, counts, all);
-            put_events_and_rates(t, counts, c.rates, c.options.estimator, c.options.ci);
+            if (given) put_events_and_rates(t, counts, c.rates, (*given)[f], c.options.ci);
+            else put_events_and_rates(t, counts, c.rates, c.options.estimator, c.options.ci);
         }
     }
 

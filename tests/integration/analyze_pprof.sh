@@ -22,19 +22,20 @@ done
 
 # By hand (tests/unit/test_analyze_report.cpp): compute(int) 100 samples, 1 s,
 # 125 page faults, its context switches unknown; main 20, 0.2 s, 20 faults,
-# 2 switches; memcpy 20, 0.2 s, 100 faults, 6 switches.
+# 2 switches; memcpy 20, 0.2 s, 100 faults, 6 switches; the faults × 22/21,
+# their share of the run's total (130.95, 20.95, 104.76; pprof's integers).
 python3 - "$work/small-pprof.csv" <<'PY'
 import csv, sys
 rows = {r["function"]: [r["samples"], r["time_s"], r["task-clock"], r["page-faults"], r["context-switches"]]
         for r in csv.DictReader(open(sys.argv[1]))}
-want = {"compute(int)": ["100", "1.0", "1000000000", "125", "0"], "main": ["20", "0.2", "200000000", "20", "2"],
-        "memcpy": ["20", "0.2", "200000000", "100", "6"]}
+want = {"compute(int)": ["100", "1.0", "1000000000", "131", "0"], "main": ["20", "0.2", "200000000", "21", "2"],
+        "memcpy": ["20", "0.2", "200000000", "105", "6"]}
 assert rows == want, rows
 PY
-# pprof's own ranking by an event: memcpy has 100 of the 245 page faults.
+# pprof's own ranking by an event: memcpy has 105 of the 257 page faults.
 top=$(go tool pprof -top -sample_index=page-faults "$work/small.pb.gz")
-grep -Eq '^ +100 +40\.82% .* memcpy$' <<<"$top" || { echo "FAIL: pprof -top by page-faults: $top"; exit 1; }
-grep -q 'Showing nodes accounting for 245, 100% of 245 total' <<<"$top" || { echo "FAIL: pprof's page-fault total: $top"; exit 1; }
+grep -Eq '^ +105 +40\.86% .* memcpy$' <<<"$top" || { echo "FAIL: pprof -top by page-faults: $top"; exit 1; }
+grep -q 'Showing nodes accounting for 257, 100% of 257 total' <<<"$top" || { echo "FAIL: pprof's page-fault total: $top"; exit 1; }
 top=$(go tool pprof -top "$work/small.pb.gz")  # the default sample type: cpu
 grep -Eq '^ +1000ms +71\.43% .* compute\(int\)$' <<<"$top" || { echo "FAIL: pprof -top by cpu: $top"; exit 1; }
 echo "analyze_pprof: pprof reads the exports as the flat report gives them"

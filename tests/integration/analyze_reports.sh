@@ -19,14 +19,15 @@ expect_eq() { [[ "$1" == "$2" ]] || fail "$3: expected '$2', got '$1'"; }
 csv=$("$sprof" --format csv "$work/small.sprof")
 expect_eq "$(sed -n 1p <<<"$csv")" \
   "function,object,samples,time_s,time_pct,task-clock,page-faults,context-switches,faults_per_ms,cs_per_s" "csv header"
-expect_eq "$(sed -n 4p <<<"$csv")" "memcpy,libc.so.6,20,0.2,14.285714285714286,200000000,100,6,0.5,30" "memcpy row"
-expect_eq "$(sed -n 2p <<<"$csv" | cut -d, -f1-8)" "compute(int),app,100,1,71.42857142857143,1000000000,125," \
+# The functions share out the run's page faults, 245 of their own → 256.67: × 22/21.
+expect_eq "$(sed -n 4p <<<"$csv")" "memcpy,libc.so.6,20,0.2,14.285714285714286,200000000,104.76190476190477,6,0.5238095238095238,30" "memcpy row"
+expect_eq "$(sed -n 2p <<<"$csv" | cut -d, -f1-8)" "compute(int),app,100,1,71.42857142857143,1000000000,130.95238095238096," \
   "compute row (context-switches unknown)"
 
 # Two processes of one run: counts add up, shares stay.
 merged=$("$sprof" --format csv --rate 'fpms=page-faults/task-clock*1e6' --no-default-rates \
   "$work/small.sprof" "$work/small.sprof")
-expect_eq "$(sed -n 2p <<<"$merged")" "compute(int),app,200,2,71.42857142857143,2000000000,250,,0.125" "merged compute"
+expect_eq "$(sed -n 2p <<<"$merged")" "compute(int),app,200,2,71.42857142857143,2000000000,261.9047619047619,,0.13095238095238096" "merged compute"
 
 # Carry-forward estimator: compute's page faults are 80 + 40.
 expect_eq "$("$sprof" --format csv --estimator carry "$work/small.sprof" | sed -n 2p | cut -d, -f7)" "120" "carry estimate"
@@ -117,8 +118,9 @@ PY
 # A counter track per event, its count and its count per second, interval by
 # interval as the time line gives them (the fixture's numbers by hand: each
 # function's flat estimate shared by the intervals as their own estimates
-# are: compute 125 as 90 : 40, main 20 in interval 0; so interval 0 has
-# 125·90/130 + 20 = 1385/13 = 106.54 faults, and 133.17 per s).
+# are: compute 125 as 90 : 40, main 20 in interval 0, each × 22/21, its share
+# of the run's total; so interval 0 has (125·90/130 + 20)·22/21 =
+# 1385/13·22/21 = 111.61 faults, and 139.51 per s).
 "$sprof" --export chrome-trace "$work/small-trace.json" "$work/small.sprof"
 "$sprof" --timeline --format csv "$work/small.sprof" > "$work/small-timeline.csv"
 python3 - "$work/small-trace.json" "$work/small-timeline.csv" <<'PY' || fail "chrome trace: event counter tracks"
@@ -131,13 +133,14 @@ for name in ("task-clock", "page-faults", "context-switches"):
         want = [of(r) for r in rows]
         assert len(track) == len(want) and all(abs(a - b) <= 1e-9 * max(1, abs(b)) for a, b in zip(track, want)), \
             (name + suffix, track, want)
-assert abs([e for e in ev if e["name"] == "page-faults"][0]["args"]["page-faults"] - 1385 / 13) < 1e-9
-assert abs([e for e in ev if e["name"] == "page-faults per s"][0]["args"]["page-faults per s"] - 1385 / 13 / 0.8) < 1e-9
+faults0 = 1385 / 13 * 22 / 21
+assert abs([e for e in ev if e["name"] == "page-faults"][0]["args"]["page-faults"] - faults0) < 1e-9
+assert abs([e for e in ev if e["name"] == "page-faults per s"][0]["args"]["page-faults per s"] - faults0 / 0.8) < 1e-9
 PY
 # A counter track per rate, the default ones and those of --rate, each the
 # time line's value row by row (a row where a rate is unknown has no point).
-# By hand: interval 0 has 1385/13 = 106.54 faults in 800 ms of task-clock
-# and 80 samples: 0.1332 per ms, 1.332 per sample.
+# By hand: interval 0 has 1385/13·22/21 = 111.61 faults in 800 ms of
+# task-clock and 80 samples: 0.1395 per ms, 1.395 per sample.
 "$sprof" --export chrome-trace "$work/rates-trace.json" --rate 'faults_per_sample=page-faults/samples' "$work/small.sprof"
 "$sprof" --timeline --format csv --rate 'faults_per_sample=page-faults/samples' "$work/small.sprof" > "$work/rates-timeline.csv"
 python3 - "$work/rates-trace.json" "$work/rates-timeline.csv" <<'PY' || fail "chrome trace: rate counter tracks"
@@ -149,8 +152,9 @@ for rate in ("faults_per_ms", "cs_per_s", "faults_per_sample"):
     want = [(float(r["start_s"]) * 1e6, float(r[rate])) for r in rows if r[rate] != ""]
     assert len(track) == len(want) == 2 and all(abs(a - c) < 1e-6 and abs(b - d) <= 1e-9 * abs(d) for (a, b), (c, d) in zip(track, want)), \
         (rate, track, want)
-assert abs([e for e in ev if e["name"] == "faults_per_ms"][0]["args"]["faults_per_ms"] - 1385 / 13 / 800) < 1e-12
-assert abs([e for e in ev if e["name"] == "faults_per_sample"][0]["args"]["faults_per_sample"] - 1385 / 13 / 80) < 1e-12
+faults0 = 1385 / 13 * 22 / 21
+assert abs([e for e in ev if e["name"] == "faults_per_ms"][0]["args"]["faults_per_ms"] - faults0 / 800) < 1e-12
+assert abs([e for e in ev if e["name"] == "faults_per_sample"][0]["args"]["faults_per_sample"] - faults0 / 80) < 1e-12
 PY
 # Gecko profile (Firefox Profiler): a strict check of the format
 # (check_gecko.py), then the fixture's numbers by hand. Interval 0 (0-1000 ms):
@@ -187,7 +191,7 @@ for event in ("task-clock", "page-faults", "context-switches"):
     want = [[0, 0]] + [[float(r["end_s"]) * 1000, float(r[event])] for r in rows]
     got = p["counters"][event]
     assert len(got) == len(want) and all(abs(a - b) <= 1e-9 * max(1, abs(b)) for g, w in zip(got, want) for a, b in zip(g, w)), (event, got, want)
-assert abs(p["counters"]["page-faults"][1][1] - 1385 / 13) < 1e-9
+assert abs(p["counters"]["page-faults"][1][1] - 1385 / 13 * 22 / 21) < 1e-9
 PY
 "$sprof" --export gecko "$work/phases.json" "$work/phases.sprof"
 "$sprof" --phases --format csv "$work/phases.sprof" > "$work/phases.csv"
@@ -220,11 +224,12 @@ assert f["memcpy"]["events"]["page-faults"]["per_s"] == 500, f["memcpy"]
 assert f["compute(int)"]["events"]["context-switches"]["total"] is None
 ' || fail "warp vectors"
 
-# Every report adds up to the flat report, on each profile and on both
-# merged (multiplexed events: coverage's shares are not the parts' own).
+# Every report adds up to the flat report and it to the run's total, on each
+# profile and on both merged (multiplexed events: coverage's shares are not
+# the parts' own).
 for set in "$work/small.sprof" "$work/phases.sprof" "$work/small.sprof $work/phases.sprof"; do
   # shellcheck disable=SC2086  # a set of profiles, split on purpose
-  python3 "$(dirname "$0")/check_conservation.py" "$sprof" $set || fail "conservation: $set"
+  python3 "$(dirname "$0")/check_conservation.py" --run-total "$sprof" $set || fail "conservation: $set"
 done
 
 if ((failures)); then

@@ -49,8 +49,9 @@ choose_events() { if [ "$UNPRIVILEGED" = 1 ]; then echo "$2"; else echo "$1"; fi
 SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/sprof-test.XXXXXX")
 
 # check_conservation: every profile a test made — each on its own, and all
-# of them as one dataset — must have reports that add up to its flat report
-# (check_conservation.py). Run when the test itself passed; profiles sprof
+# of them as one dataset — must have reports that add up to its flat report,
+# and the flat report to the run's total within its interval
+# (check_conservation.py --run-total). Run when the test itself passed; profiles sprof
 # cannot read (a test's hostile input) are not checked.
 check_conservation() {
     local profiles=() p rc
@@ -58,12 +59,12 @@ check_conservation() {
     [ ${#profiles[@]} -gt 0 ] || return 0
     for p in "${profiles[@]}"; do
         rc=0
-        python3 "$HERE/check_conservation.py" "$BIN/sprof" "$p" || rc=$?
+        python3 "$HERE/check_conservation.py" --run-total "$BIN/sprof" "$p" || rc=$?
         [ $rc = 0 ] || [ $rc = 77 ] || return 1
     done
     if [ ${#profiles[@]} -gt 1 ]; then
         rc=0
-        python3 "$HERE/check_conservation.py" "$BIN/sprof" "${profiles[@]}" || rc=$?
+        python3 "$HERE/check_conservation.py" --run-total "$BIN/sprof" "${profiles[@]}" || rc=$?
         [ $rc = 0 ] || [ $rc = 77 ] || return 1
     fi
 }
@@ -74,7 +75,7 @@ check_conservation() {
 finish_test() {
     local rc=${1:-$?}
     if [ $rc = 0 ] && ! check_conservation; then
-        echo "FAIL: a report does not add up to the flat report (check_conservation.py)" >&2
+        echo "FAIL: a report does not add up to the flat report or the run's total (check_conservation.py)" >&2
         rc=1
     fi
     if [ -n "${SPROF_TEST_KEEP:-}" ]; then echo "kept: $SCRATCH" >&2; else rm -rf "$SCRATCH"; fi
@@ -112,7 +113,7 @@ forkexec_vs_truth() {
     [ -z "$(samples child.csv parent_work)" ] || fail "the child's profile has the parent's parent_work"
     [ "$(samples exec.csv heavy)" -ge 60 ] && [ "$(samples exec.csv light)" -ge 15 ] ||
         fail "after the exec: heavy $(samples exec.csv heavy), light $(samples exec.csv light) samples"
-    for p in "${profiles[@]}"; do python3 "$HERE/check_conservation.py" "$BIN/sprof" "$p" || fail "$p does not add up"; done
+    for p in "${profiles[@]}"; do python3 "$HERE/check_conservation.py" --run-total "$BIN/sprof" "$p" || fail "$p does not add up"; done
 }
 
 # alternate_vs_truth COLLECTOR SECONDS [BURST [CHECK_OPTIONS…]]: runs the

@@ -29,16 +29,23 @@ constexpr uint64_t ms = 1'000'000;
 // never, but its 2 entry samples (at line 10) carry the 500 faults that
 // `touch` made at its end (its carry-forward sum says 700); `touch` faults
 // 1,000 times at line 20.
-Profile entry_profile() {
+// One thread of /usr/bin/app ticked every 10 ms of CPU time, with these
+// events and functions (each 0x100 bytes long, one after the other).
+Profile app_profile(std::vector<ProfileEvent> events, const std::vector<std::string>& functions) {
     Profile p;
     p.header.collector = "sprof_lib";
     p.header.program = "/usr/bin/app";
     p.header.clock = "cpu";
     p.header.sample_interval_ns = 10 * ms;
-    p.header.events = {{"task-clock", true}, {"page-faults", false}};
+    p.header.events = std::move(events);
     p.objects = {{0, "/usr/bin/app", ""}};
-    p.functions = {{0, 0, 0x1000, 0x1100, "loop"}, {1, 0, 0x1100, 0x1200, "touch"}};
+    for (uint32_t f = 0; f < functions.size(); ++f) p.functions.push_back({f, 0, 0x1000 + 0x100 * f, 0x1100 + 0x100 * f, functions[f]});
     p.threads = {{1, "app"}};
+    return p;
+}
+
+Profile entry_profile() {
+    Profile p = app_profile({{"task-clock", true}, {"page-faults", false}}, {"loop", "touch"});
     p.lines.strings = {"/src/app.c"};
     p.lines.locations = {{0, 0, 10, {}}, {0, 0, 11, {}}, {1, 0, 20, {}}};
     Interval iv{.tid = 1, .seq = 0, .start_ns = 0, .end_ns = 200 * ms, .cells = {}, .lines = {}};
@@ -206,4 +213,109 @@ TEST_CASE("time line, phases and ranks: on random profiles, they add up to the f
             }
         }
     }
+}
+
+namespace {
+
+// One event live in a part of each function's samples: `half` counted 100
+// faults in the half of its 100 ms the event was live, `full` 100 in all of
+// its 100 ms, and `never` ran 50 ms with the event never live.
+Profile rotation_profile() {
+    Profile p = app_profile({{"page-faults", false}}, {"half", "full", "never"});
+    Interval iv{.tid = 1, .seq = 0, .start_ns = 0, .end_ns = 250 * ms, .cells = {}, .lines = {}};
+    iv.cells = {FunctionCell{0, 10, 100 * ms, {{100, 50 * ms, 100, 2000}}, 2},
+                FunctionCell{1, 10, 100 * ms, {{100, 100 * ms, 100, 1000}}, 2},
+                FunctionCell{2, 5, 50 * ms, {{0, 0}}, 1}};
+    p.intervals = {iv};
+    return p;
+}
+
+// A random spec: 2–8 functions of random weights, 2–5 events on 1 slot to
+// one fewer than the events (so every event is rotated out at some ticks),
+// two regimes of random event rates.
+synthetic::Spec random_spec(uint32_t seed) {
+    std::mt19937 rng(seed);
+    auto between = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    synthetic::Spec s;
+    s.seed = seed;
+    for (int f = between(2, 8); f > 0; --f) s.function_names.push_back("f" + std::to_string(f));
+    s.events = {"task-clock"};
+    for (int e = between(1, 4); e > 0; --e) s.events.push_back("event" + std::to_string(e));
+    s.slots = static_cast<uint32_t>(between(1, static_cast<int>(s.events.size()) - 1));
+    s.samples_per_interval = static_cast<uint32_t>(between(5, 40));
+    for (int r = 0; r < 2; ++r) {
+        synthetic::Regime g;
+        for (size_t f = 0; f < s.function_names.size(); ++f) g.function_weights.push_back(unit(rng) * unit(rng));
+        for (size_t e = 1; e < s.events.size(); ++e) g.event_means.push_back(10 * unit(rng));
+        s.regimes.push_back(g);
+        s.runs.push_back({static_cast<size_t>(r), static_cast<size_t>(between(1, 6))});
+    }
+    return s;
+}
+
+}  // namespace
+
+TEST_CASE("the flat report shares out the run's total, by hand") {
+    const Dataset d = dataset_of({rotation_profile()});
+    const uint32_t half = function_named(d, "half"), full = function_named(d, "full"), never = function_named(d, "never");
+    // Their own estimates: half 100 × 100/50 = 200, full 100; the run's
+    // total over them, at once: 200 faults in 150 ms live of their 200 ms,
+    // 266.67 (never's 50 ms at that rate is not theirs to share). Shared as
+    // 200 : 100.
+    const auto flat = function_estimates(by_function(d, all_intervals(d)), Estimator::coverage);
+    REQUIRE(flat[half][0]);
+    REQUIRE(flat[full][0]);
+    CHECK_FALSE(flat[never][0]);
+    CHECK(flat[half][0]->value == doctest::Approx(800.0 / 3 * 2 / 3));
+    CHECK(flat[full][0]->value == doctest::Approx(800.0 / 3 / 3));
+    // Each spread is the function's own, scaled with its value.
+    const auto own = estimate_spreads(by_function(d, all_intervals(d))[half], Estimator::coverage);
+    REQUIRE(own[0]->sd_own);
+    REQUIRE(flat[half][0]->sd_own);
+    CHECK(*flat[half][0]->sd_own / flat[half][0]->value == doctest::Approx(*own[0]->sd_own / own[0]->value));
+    // Carry-forward's sums are kept: they are the run's.
+    const auto carry = function_estimates(by_function(d, all_intervals(d)), Estimator::carry);
+    CHECK(carry[half][0]->value == 100);
+    CHECK(carry[full][0]->value == 100);
+}
+
+TEST_CASE("the flat report adds up to the run's total on random rotated profiles, in proportion to the functions' own") {
+    int differed = 0;  // profiles whose own estimates did not add up already (the test can fail on them)
+    for (uint32_t seed = 1; seed <= 30; ++seed) {
+        const Dataset d = dataset_of({synthetic::build(random_spec(seed))});
+        const auto per_function = by_function(d, all_intervals(d));
+        for (const Estimator e : {Estimator::coverage, Estimator::carry}) {
+            const auto flat = function_estimates(per_function, e);
+            for (size_t k = 0; k < d.events.size(); ++k) {
+                INFO("seed " << seed << " " << to_string(e) << " " << d.events[k].name);
+                // The run's total, from the cells: coverage's rate of all the
+                // counts over the time of the functions where the event was
+                // ever live; carry-forward's sum.
+                double count = 0, live_ns = 0, time_ns = 0, carry = 0, flat_sum = 0, own_sum = 0;
+                for (const Interval& iv : d.intervals)
+                    for (const FunctionCell& c : iv.cells) {
+                        count += static_cast<double>(c.events[k].count);
+                        live_ns += static_cast<double>(c.events[k].coverage_ns);
+                        if (!std::isnan(c.events[k].carry)) carry += c.events[k].carry;
+                        if (per_function[c.function].events[k].coverage_ns > 0) time_ns += static_cast<double>(c.time_ns);
+                    }
+                const double run_total = e == Estimator::carry ? carry : count * time_ns / live_ns;
+                std::optional<double> ratio;  // each function's share over its own estimate
+                for (uint32_t f = 0; f < d.functions.size(); ++f) {
+                    const auto own = estimate_spreads(per_function[f], e)[k];
+                    REQUIRE(own.has_value() == flat[f][k].has_value());
+                    if (!own) continue;
+                    flat_sum += flat[f][k]->value;
+                    own_sum += own->value;
+                    if (own->value <= 0) continue;
+                    if (!ratio) ratio = flat[f][k]->value / own->value;
+                    CHECK(flat[f][k]->value / own->value == doctest::Approx(*ratio).epsilon(1e-9));
+                }
+                CHECK(flat_sum == doctest::Approx(run_total).epsilon(1e-9));
+                if (std::abs(own_sum - run_total) > 1e-6 * run_total) ++differed;
+            }
+        }
+    }
+    CHECK(differed > 20);
 }

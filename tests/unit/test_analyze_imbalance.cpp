@@ -63,13 +63,16 @@ TEST_CASE("imbalance: max over mean and the slowest rank, per function and in to
     CHECK(compute.time_s.max_over_mean == doctest::Approx(1.0 / 0.8));
     CHECK(compute.time_s.slowest_rank == 0);
     // page-faults: on its own, rank 0 125 (hand-computed), rank 1 30 over
-    // 200 of 600 ms → 90; the job's (the flat report's) 80 over 600 of
-    // 1600 ms → 213.3, shared 125 : 90 (the ranks add up to it).
+    // 200 of 600 ms → 90; the job's own 80 over 600 of 1600 ms → 213.3,
+    // main's 40 and memcpy's 100 beside it add up to 353.3 of the job's
+    // total, 150 over 900 of 2200 ms → 366.7: the flat report's is 213.3 ×
+    // 55/53, shared 125 : 90 (the ranks add up to it).
+    const double flat = 80 * 1600.0 / 600 * 55 / 53;
     const Spread& faults = compute.events[1];
     REQUIRE(faults.per_rank[0]);
     REQUIRE(faults.per_rank[1]);
-    CHECK(*faults.per_rank[1] == doctest::Approx(90 * (80 * 1600.0 / 600) / 215));
-    CHECK(*faults.per_rank[0] + *faults.per_rank[1] == doctest::Approx(80 * 1600.0 / 600));
+    CHECK(*faults.per_rank[1] == doctest::Approx(90 * flat / 215));
+    CHECK(*faults.per_rank[0] + *faults.per_rank[1] == doctest::Approx(flat));
     CHECK(faults.max_over_mean == doctest::Approx(125 / 107.5));
     // memcpy never ran on rank 1: that rank did none of its work.
     CHECK(row_of(im, d, "memcpy").time_s.max_over_mean == doctest::Approx(2.0));

@@ -111,6 +111,10 @@ TEST_CASE("sprof --lines: per line, per function, and the time of an interval wi
     std::getline(csv, header), std::getline(csv, first), std::getline(csv, second), std::getline(csv, third);
     CHECK(header == "source,function,object,samples,time_s,time_pct,task-clock,page-faults,file,line");
     // square: task-clock 30e6 counted over 15 ms of its 30 ms → 60e6; page-faults 4 over 15 ms → 8.
-    CHECK(third == "util.h:3,square(int),app,30,0.03,16.666666666666668,60000000,8,/src/util.h,3");
-    CHECK(first == "??:0,__vdso_clock_gettime,[vdso],80,0.08,44.44444444444444,80000000,,,");
+    // Its share of the run's totals: task-clock's, 170e6 over 125 of the 170 ms
+    // of the functions where it was live, 231.2e6, shared out of 260e6 (work
+    // 120e6, square 60e6, the vdso 80e6); page-faults', 15 over 55 of 100 ms,
+    // 27.27, of 27 (work 16, square 8, [unknown] 3).
+    CHECK(third == "util.h:3,square(int),app,30,0.03,16.666666666666668,53353846.15384616,8.080808080808081,/src/util.h,3");
+    CHECK(first == "??:0,__vdso_clock_gettime,[vdso],80,0.08,44.44444444444444,71138461.53846154,,,");
 }

@@ -4,6 +4,9 @@
 //                 1e9; page-faults 50 over 400 ms → 125; context-switches never live
 //   main:          20 samples, 0.2 s; page-faults 10 over 100 ms → 20; cs 1 over 100 ms → 2
 //   memcpy:        20 samples, 0.2 s; page-faults 50 over 100 ms → 100; cs 3 over 100 ms → 6
+// The flat report shares out the run's totals in those proportions: page-faults
+// 110 over 600 of 1400 ms → 256.67 = 245 × 22/21 (compute 130.95, main 20.95,
+// memcpy 104.76); task-clock and context-switches add up to the run's already.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -109,13 +112,13 @@ TEST_CASE("flat CSV: exact header, one row per function, unknown is empty") {
     std::getline(in, row3);
     CHECK(header == "function,object,samples,time_s,time_pct,task-clock,page-faults,context-switches,"
                     "faults_per_ms,cs_per_s");
-    // compute: faults/ms = 125 / 1e9 ns * 1e6; cs unknown → empty fields.
+    // compute: faults/ms = 125 × 22/21 / 1e9 ns * 1e6; cs unknown → empty fields.
     CHECK(row1.starts_with("compute(int),app,100,1,71.428571428571"));
-    CHECK(row1.ends_with(",1000000000,125,,0.125,"));
-    // main: 20 faults / 2e8 ns of task-clock × 1e6 = 0.1 per ms (in binary, 0.09999…).
-    CHECK(row2.starts_with("main,app,20,0.2,14.285714285714286,200000000,20,2,0.09999999999999"));
+    CHECK(row1.ends_with(",1000000000,130.95238095238096,,0.13095238095238096,"));
+    // main: 20 × 22/21 faults / 2e8 ns of task-clock × 1e6 per ms.
+    CHECK(row2.starts_with("main,app,20,0.2,14.285714285714286,200000000,20.952380952380953,2,0.1047619047619"));
     CHECK(row2.ends_with(",10"));
-    CHECK(row3 == "memcpy,libc.so.6,20,0.2,14.285714285714286,200000000,100,6,0.5,30");
+    CHECK(row3 == "memcpy,libc.so.6,20,0.2,14.285714285714286,200000000,104.76190476190477,6,0.5238095238095238,30");
     CHECK_FALSE(std::getline(in, extra));
 }
 
@@ -123,7 +126,9 @@ TEST_CASE("flat CSV --ci: NAME_low and NAME_high beside every estimate, by hand"
     // compute's page faults: 50 in 400 of its 1000 ms (n = 100 samples of
     // 10 ms, m = 40 live), spread Q = 7.25e-6 count²/ns, so S = Q − Y²/X =
     // 1e-6 and the variance (T/X)² (1 − X/T) x̄ S m/(m−1) = 6.25 × 0.6 × 1e7 ×
-    // 1e-6 × 40/39; 5 entries: the time's variance (1/6) × 5 × (1e7 ns)².
+    // 1e-6 × 40/39; 5 entries: the time's variance (1/6) × 5 × (1e7 ns)². Its
+    // share of the run's total is 22/21 of that estimate: value and interval
+    // scaled with it.
     Dataset d = small_dataset();
     const uint32_t compute = function_named(d, "compute(int)");
     const double sq[2] = {4e-6, 3.25e-6};
@@ -152,20 +157,21 @@ TEST_CASE("flat CSV --ci: NAME_low and NAME_high beside every estimate, by hand"
     REQUIRE(cells[0] == "compute(int)");
     const double own = 6.25 * 0.6 * 1e7 * 1e-6 * 40 / 39;
     const double time_rel = std::sqrt(5.0 / 6) * 1e7 / 1e9;
-    const double half = kZ95 * std::sqrt(own + 125 * 125 * time_rel * time_rel);
-    CHECK(std::stod(cells[8]) == doctest::Approx(125));
-    CHECK(std::stod(cells[9]) == doctest::Approx(125 - half));
-    CHECK(std::stod(cells[10]) == doctest::Approx(125 + half));
+    const double share = 22.0 / 21;
+    const double half = share * kZ95 * std::sqrt(own + 125 * 125 * time_rel * time_rel);
+    CHECK(std::stod(cells[8]) == doctest::Approx(125 * share));
+    CHECK(std::stod(cells[9]) == doctest::Approx(125 * share - half));
+    CHECK(std::stod(cells[10]) == doctest::Approx(125 * share + half));
     // Never live: the estimate and both bounds unknown (empty).
     CHECK(cells[11].empty());
     CHECK(cells[12].empty());
     CHECK(cells[13].empty());
     // Faults per ms of task-clock: the time's error cancels; task-clock,
     // live 600 of 1000 ms, is known to about a nanosecond.
-    const double rate_half = kZ95 * std::sqrt(own) / 1e9 * 1e6;
-    CHECK(std::stod(cells[14]) == doctest::Approx(0.125));
-    CHECK(std::stod(cells[15]) == doctest::Approx(0.125 - rate_half));
-    CHECK(std::stod(cells[16]) == doctest::Approx(0.125 + rate_half));
+    const double rate_half = share * kZ95 * std::sqrt(own) / 1e9 * 1e6;
+    CHECK(std::stod(cells[14]) == doctest::Approx(0.125 * share));
+    CHECK(std::stod(cells[15]) == doctest::Approx(0.125 * share - rate_half));
+    CHECK(std::stod(cells[16]) == doctest::Approx(0.125 * share + rate_half));
 }
 
 TEST_CASE("flat report: --top, user rates and the merged profiles add up") {
@@ -175,7 +181,7 @@ TEST_CASE("flat report: --top, user rates and the merged profiles add up") {
     o.rates = {"faults_per_sample=page-faults/samples"};
     std::string csv = flat_csv(small_dataset(2), o);
     CHECK(csv == "function,object,samples,time_s,time_pct,task-clock,page-faults,context-switches,faults_per_sample\n"
-                 "compute(int),app,200,2,71.42857142857143,2000000000,250,,1.25\n");
+                 "compute(int),app,200,2,71.42857142857143,2000000000,261.9047619047619,,1.3095238095238095\n");
 }
 
 TEST_CASE("flat text: unknown prints as '-', JSON as null") {
@@ -196,7 +202,7 @@ TEST_CASE("flat text: unknown prints as '-', JSON as null") {
     Json j = Json::parse(js.str());
     CHECK(j["functions"][0]["function"] == "compute(int)");
     CHECK(j["functions"][0]["context-switches"].is_null());
-    CHECK(j["functions"][0]["page-faults"].get<double>() == doctest::Approx(125));
+    CHECK(j["functions"][0]["page-faults"].get<double>() == doctest::Approx(125 * 22.0 / 21));
     CHECK(j["total"]["samples"] == 140);
     CHECK(j["profiles"][0]["program"] == "/usr/bin/app");
 }
