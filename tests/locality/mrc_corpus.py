@@ -14,12 +14,15 @@ sampled one is judged at every size both have (LRU: the grid from 4 KiB to
 exact value lies inside the sampled 95 % band.
 
 usage: mrc_corpus.py BUILD_DIR SCRATCH_DIR --seeds FIRST:COUNT [--rates 1000,10000]
-                     [--accesses N] [--largest-cache BYTES] [--check] [--keep]
+                     [--accesses N] [--largest-cache BYTES] [--jobs N] [--check] [--keep]
   Prints the per-pattern table (Markdown) on stdout. --check asserts the
   targets of the corpus (TARGETS below) per pattern, but the worst LRU
   size's (--strict: that too), and exits 1 when one is missed. --accesses sets each program's budget of accesses (about).
+  --jobs runs that many programs at once (the curves do not depend on the
+  machine's load: sampling counts accesses, not time).
 """
 import argparse
+import concurrent.futures
 import csv
 import io
 import os
@@ -319,6 +322,35 @@ def verdicts(table, rates):
     return missed
 
 
+def size_coverage(results, rates):
+    """Per policy, rate and size bucket (LRU: each doubling from 4 KiB, [2^k, 2^(k+1)); random: each size):
+    (sizes inside the band, sizes) over every program."""
+    cover = {}
+    for r in results:
+        for policy in ("lru", "random"):
+            for rate in rates:
+                for size, (_, inside) in r[(policy, rate)].items():
+                    bucket = 1 << (size.bit_length() - 1) if policy == "lru" else size
+                    n_in, n = cover.get((policy, rate, bucket), (0, 0))
+                    cover[(policy, rate, bucket)] = (n_in + inside, n + 1)
+    return cover
+
+
+def print_size_coverage(cover, rates, out=sys.stdout):
+    power = lambda rate: f"10^{len(str(rate)) - 1}"
+    kib = lambda size: f"{size >> 20} MiB" if size >= 1 << 20 else f"{size >> 10} KiB"
+    for policy, what in (("lru", "LRU, the sizes from each doubling to the next"), ("random", "random replacement")):
+        print(f"\nExact value inside the band per size, {what}, every pattern:\n", file=out)
+        print("| size | " + " | ".join(f"1 in {power(r)}" for r in rates) + " |", file=out)
+        print("|---|" + "---:|" * len(rates), file=out)
+        for size in sorted({b for (p, _, b) in cover if p == policy}):
+            cells = []
+            for rate in rates:
+                n_in, n = cover.get((policy, rate, size), (0, 0))
+                cells.append(f"{100 * n_in / n:.0f} % of {n}" if n else "")
+            print(f"| {kib(size)} | " + " | ".join(cells) + " |", file=out)
+
+
 def print_table(table, rates, results, out=sys.stdout):
     power = lambda rate: f"10^{len(str(rate)) - 1}"
     head = "| pattern | programs | " + " | ".join(
@@ -347,6 +379,7 @@ def main():
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--strict", action="store_true", help="with --check: the worst LRU size's target too")
     ap.add_argument("--keep", action="store_true")
+    ap.add_argument("--jobs", type=int, default=1, help="programs run at once")
     ap.add_argument("--details", action="store_true", help="one line per program and policy on stderr")
     ap.add_argument("--baseline", help="another sprof: its curves of the same profiles, as 'before'")
     a = ap.parse_args()
@@ -357,8 +390,10 @@ def main():
     os.makedirs(scratch, exist_ok=True)
     results = []
     started = time.monotonic()
-    for seed in range(first, first + count):
-        r = measure(build, scratch, seed, caches, a.accesses, rates, a.keep, a.baseline)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as pool:
+        measured = pool.map(lambda seed: measure(build, scratch, seed, caches, a.accesses, rates, a.keep, a.baseline),
+                            range(first, first + count))
+    for seed, r in zip(range(first, first + count), measured):
         results.append(r)
         if a.details:
             for policy in ("lru", "random"):
@@ -380,6 +415,7 @@ def main():
         print_table(summary(results, rates, before=True), rates, results)
         print("\nAfter (this analyzer):\n")
     print_table(table, rates, results)
+    print_size_coverage(size_coverage(results, rates), rates)
     missed = verdicts(table, rates)
     print(f"\n{len(results)} programs (seeds {first}–{first + count - 1}), "
           f"{sum(r['accesses'] for r in results) / len(results) / 1e6:.1f} M accesses each on average, "
