@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <numeric>
 #include <random>
 #include <sstream>
 
@@ -463,4 +464,64 @@ TEST_CASE("phase kinds that differ in many small functions keep labels of their 
         found += labels(got.phases) == "ABCABC";
     }
     CHECK(found == 40);
+}
+
+// Share of time two kinds of phase move between functions (half the L1
+// distance of their function weights).
+double moved_between(const synthetic::Regime& a, const synthetic::Regime& b) {
+    double m = 0;
+    for (size_t f = 0; f < a.function_weights.size(); ++f) m += std::abs(a.function_weights[f] - b.function_weights[f]) / 2;
+    return m;
+}
+
+// Random phased programs, none of them seen while the finder was written:
+// 2–4 kinds of phase, each a random mix of 12 functions (Dirichlet, α = ½:
+// a few big functions and many small ones), no two kinds less than 15 % of
+// their time apart; the kinds in order, twice (A B C A B C), each run of
+// 5–9 rows of 50 samples. Found: every boundary within a row of the truth
+// and the labels the truth's. The issue's bar is 19 runs in 20; before the
+// labels were judged on the noise within segments and the segments' whole
+// weight, 266 of these 300 were found, since 293.
+TEST_CASE("phases of random phased profiles: 19 in 20 found") {
+    std::mt19937 rng(12345);
+    std::gamma_distribution<double> gamma(0.5, 1.0);
+    constexpr int kPrograms = 300, kFunctions = 12;
+    int found = 0;
+    for (int program = 0; program < kPrograms; ++program) {
+        synthetic::Spec spec;
+        for (int f = 0; f < kFunctions; ++f) spec.function_names.push_back("f" + std::to_string(f));
+        spec.events = {"task-clock"};
+        spec.sample_ns = 2'000'000;
+        const int kinds = 2 + static_cast<int>(rng() % 3);
+        for (bool apart = false; !apart;) {
+            spec.regimes.assign(kinds, {});
+            for (synthetic::Regime& r : spec.regimes) {
+                for (int f = 0; f < kFunctions; ++f) r.function_weights.push_back(gamma(rng));
+                const double sum = std::accumulate(r.function_weights.begin(), r.function_weights.end(), 0.0);
+                for (double& w : r.function_weights) w /= sum;
+            }
+            apart = true;
+            for (int a = 0; a < kinds; ++a)
+                for (int b = 0; b < a; ++b) apart &= moved_between(spec.regimes[a], spec.regimes[b]) >= 0.15;
+        }
+        std::vector<size_t> truth_starts;
+        std::string truth_labels;
+        size_t rows = 0;
+        for (int round = 0; round < 2; ++round)
+            for (int k = 0; k < kinds; ++k) {
+                if (rows > 0) truth_starts.push_back(rows);
+                const size_t length = 5 + rng() % 5;
+                spec.runs.push_back({static_cast<size_t>(k), length});
+                truth_labels += phase_label(static_cast<size_t>(k));
+                rows += length;
+            }
+        spec.seed = static_cast<uint32_t>(program + 1);
+        const auto got = auto_phases_of(synthetic::build(spec));
+        const auto got_starts = starts(got.phases);
+        bool right = labels(got.phases) == truth_labels && got_starts.size() == truth_starts.size();
+        for (size_t i = 0; right && i < got_starts.size(); ++i)
+            right = std::abs(static_cast<long>(got_starts[i]) - static_cast<long>(truth_starts[i])) <= 1;
+        found += right;
+    }
+    CHECK(found * 20 >= kPrograms * 19);
 }
