@@ -237,19 +237,18 @@ std::vector<size_t> merge_short_segments(const Features& x, std::vector<size_t> 
 }
 
 // A kind of phase: the weighted mean of the rows that establish it, the
-// mean of their untransformed function shares (Features::shares), their
-// weight, and the weight of the whole segment they were chosen from.
+// mean of their untransformed function shares (Features::shares), and their
+// weight.
 struct Kind {
     std::vector<double> mean;
     std::vector<double> shares;
-    double weight;    // in full rows
-    double evidence;  // the segment's weight, rows left out included (see auto_phases)
+    double weight;  // in full rows
 };
 
 // The weighted mean of the given rows as a kind.
 template <typename Rows>
 Kind kind_of_rows(const Features& x, const Rows& rows) {
-    Kind k{std::vector<double>(x.dims, 0.0), std::vector<double>(x.share_dims, 0.0), 0.0, 0.0};
+    Kind k{std::vector<double>(x.dims, 0.0), std::vector<double>(x.share_dims, 0.0), 0.0};
     for (const size_t r : rows) {
         const double w = x.weight(r);
         for (size_t j = 0; j < x.dims; ++j) k.mean[j] += w * x.at(r, j);
@@ -260,7 +259,6 @@ Kind kind_of_rows(const Features& x, const Rows& rows) {
         for (double& v : k.mean) v /= k.weight;
         for (double& v : k.shares) v /= k.weight;
     }
-    k.evidence = k.weight;
     return k;
 }
 
@@ -306,9 +304,7 @@ Kind without_farthest(const Features& x, size_t first, size_t last, size_t drop,
         kept_weight -= x.weight(by_distance[--kept].second);
     std::vector<size_t> rows;
     for (size_t i = 0; i < kept; ++i) rows.push_back(by_distance[i].second);
-    Kind k = kind_of_rows(x, rows);
-    k.evidence = weight_of(x, first, last);
-    return k;
+    return kind_of_rows(x, rows);
 }
 
 // The kind a segment establishes: its mean without its min_length − 1 rows
@@ -344,18 +340,15 @@ std::vector<Phase> auto_phases(const Features& x, size_t min_length) {
     // A segment gets the label of an earlier kind of phase when a boundary
     // between the two would not pay for itself (their difference is within
     // the noise for their lengths), or when they differ too little to matter
-    // (difference_that_matters). Both as the segmentation judges a boundary,
-    // but on what is known once the segments are: the noise of the steps
-    // within them, not across their boundaries (the largest tenth of all
-    // steps, left out before, holds only some of the change points: in a
-    // python3 run of six parts, 37 steps, the rest raised the noise by 10–25 %),
-    // and the weight of the whole segments, the rows a kind leaves out
-    // included (see Kind: left out for being unlike the rest, they are still
-    // the segment's length of evidence). Judged on the kinds' own weights, a
-    // segment of six rows had to differ by half as much again as the
-    // segmentation had asked of its boundary: python3's string work and
-    // sorting, found as segments, got one label in 4 runs of 52, quiet and
-    // beside two busy loops.
+    // (difference_that_matters). The noise is judged once the segments are
+    // known: from the steps within them, not across their boundaries (the
+    // largest tenth of all steps, left out before, holds only some of the
+    // change points: in a python3 run of six parts, 37 steps, the rest
+    // raised the noise by 10–25 %, and python3's string work and sorting,
+    // found as segments, got one label in 6 runs of 72, quiet and beside two
+    // busy loops; 1 since). A kind still weighs the rows it keeps: judged on the whole
+    // segment's weight, a run's last 2.5 rows (the end of an MPI rank's fill
+    // and its barrier) became a kind of their own.
     const double label_penalty = penalty_for(noise_variance(x, starts));
     std::vector<Phase> phases;
     std::vector<Kind> kinds;
@@ -375,7 +368,7 @@ std::vector<Phase> auto_phases(const Features& x, size_t min_length) {
                                             : without_farthest(x, starts[i], starts[i + 1], min_length - 1, kinds[l].mean);
             if (k.weight <= 0) continue;  // rows without time
             const double dist = squared_distance(k.mean, kinds[l].mean);
-            const double noise = label_penalty * (1 / k.evidence + 1 / kinds[l].evidence);
+            const double noise = label_penalty * (1 / k.weight + 1 / kinds[l].weight);
             const bool same = dist < noise || difference_that_matters(x, k, kinds[l]) < kMinDistinct;
             if (same && dist < nearest) nearest = dist, label = l;
         }
