@@ -157,6 +157,9 @@ std::vector<FunctionCounts> occurring_functions(const Dataset& d, std::span<cons
             if (added) out.push_back({c.function, Counts(d.events.size())});
             out[it->second].counts.add(d, i, c);
         }
+    // Cells that hold no sample, time or event of their own (a stretch's
+    // uncertainty only) make no row: the flat report's rule, occurs().
+    std::erase_if(out, [](const FunctionCounts& f) { return !occurs(f.counts); });
     std::sort(out.begin(), out.end(), [&](const FunctionCounts& a, const FunctionCounts& b) {
         if (a.counts.time_ns != b.counts.time_ns) return a.counts.time_ns > b.counts.time_ns;
         return d.functions[a.function].name < d.functions[b.function].name;

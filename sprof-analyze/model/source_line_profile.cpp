@@ -64,6 +64,10 @@ LineProfile line_profile(const Dataset& d, const LineParams& p) {
         }
     }
     out.rows = rows.take();
+    // A line the flat report would not list (a record of an event rotated
+    // out, a stretch's uncertainty only: no sample, time or event of its
+    // own) is no row either: every report lists what occurs() admits.
+    std::erase_if(out.rows, [](const LineRow& r) { return !occurs(r.counts); });
     // Every line's share of its function's flat estimate, before any is left out.
     std::vector<FunctionPart> parts;
     for (const LineRow& r : out.rows) parts.push_back({r.function, &r.counts});

@@ -97,10 +97,12 @@ void IntervalBuilder::add_record(uint32_t function, const RawSample& s, uint32_t
         for (unsigned e = 0; e < n_; ++e)
             if (sampled & (1u << e)) cell.events[e].count += s.delta[e];
     };
-    FunctionCell& cell = cell_of(functions_, function, n_);
-    add_counts(cell);
-    if (location != kNoLocation) add_counts(cell_of(lines_, location, n_));
-    charge_sampled(cell, function, s, false);
+    if (sampled) {  // a record of an event rotated out makes no cell: nothing of it is counted
+        FunctionCell& cell = cell_of(functions_, function, n_);
+        add_counts(cell);
+        if (location != kNoLocation) add_counts(cell_of(lines_, location, n_));
+        charge_sampled(cell, function, s, false);
+    }
     last_record_function_ = function;
 }
 
