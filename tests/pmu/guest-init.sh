@@ -84,6 +84,19 @@ if has list; then
       fail "refused_$e" "exit $rc, $lines lines: $(head -n3 /out/refused | tr '\n' ' ')"
     fi
   done
+  # 8 hardware events live at once on the 7 counters through perf (as many
+  # slots as events): one group cannot hold them; refused in one line that
+  # says so and names the way out, before the program starts.
+  user sprof_lib --backend perf -e $hardware,stalled-cycles-frontend,stalled-cycles-backend \
+    -o /out/none.sprof $loops loops 1 1 > /out/refused 2>&1
+  rc=$?
+  lines=$(wc -l < /out/refused)
+  if [ $rc -eq 2 ] && [ "$lines" -eq 1 ] && grep -q "at once with the 7 hardware events before it" /out/refused &&
+     grep -q -- "--slots 7 or fewer" /out/refused && [ ! -e /out/none.sprof ]; then
+    pass refused_group "exit $rc: $(cat /out/refused)"
+  else
+    fail refused_group "exit $rc, $lines lines: $(head -n3 /out/refused | tr '\n' ' ')"
+  fi
 fi
 mark list
 

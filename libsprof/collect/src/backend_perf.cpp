@@ -132,6 +132,7 @@ public:
         try {
             const perf_event_attr leader = leader_attr(period_ns, on_exec);
             leader_fd_ = open(leader, period_ns ? "task-clock (sampling timer)" : "task-clock (reference)", tid, -1);
+            unsigned live_counters = 0;  // live members so far that take a PMU counter
             for (unsigned e = 0; e < n_; ++e) {
                 // Only where the leader takes ticks: the records are read at them.
                 const bool self_sampled = events[e].self_sampled && period_ns;
@@ -140,7 +141,8 @@ public:
                 a.enable_on_exec = 0;
                 a.use_clockid = leader.use_clockid;  // the kernel wants one clock in a group
                 a.clockid = leader.clockid;
-                fds_[e] = open(a, events[e].name, tid, leader_fd_);
+                fds_[e] = open_member(a, events[e].name, tid, live_counters);
+                live_counters += !a.disabled && takes_a_counter(a) ? 1 : 0;
                 if (self_sampled) {
                     sampled_ |= 1u << e;
                     period_[e] = a.sample_period;
@@ -257,6 +259,25 @@ public:
 private:
     int open(const perf_event_attr& a, const std::string& name, pid_t tid, int group) {
         int fd = perf_event_open_task(a, tid, group);
+        if (fd < 0) throw BackendError(perf_open_error(name, a, -fd));
+        return fd;
+    }
+
+    // A member of the leader's group. The kernel refuses (EINVAL) a live
+    // member that takes a counter when the group's live events would not fit
+    // the PMU at once; an event that opens alone was refused for that, not
+    // for itself.
+    int open_member(const perf_event_attr& a, const std::string& name, pid_t tid, unsigned live_before) {
+        const int fd = perf_event_open_task(a, tid, leader_fd_);
+        if (fd == -EINVAL && !a.disabled && takes_a_counter(a)) {
+            perf_event_attr alone = a;
+            alone.disabled = 1;
+            const int probe = perf_event_open_task(alone, tid, -1);
+            if (probe >= 0) {
+                ::close(probe);
+                throw BackendError(perf_group_error(name, live_before));
+            }
+        }
         if (fd < 0) throw BackendError(perf_open_error(name, a, -fd));
         return fd;
     }

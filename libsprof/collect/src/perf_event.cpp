@@ -50,9 +50,20 @@ void apply_counting_scope(perf_event_attr& attr) {
     attr.exclude_hv = 1;
 }
 
+bool takes_a_counter(const perf_event_attr& attr) {
+    return attr.type == PERF_TYPE_HARDWARE || attr.type == PERF_TYPE_HW_CACHE || attr.type == PERF_TYPE_RAW ||
+           attr.type >= PERF_TYPE_MAX;
+}
+
+std::string perf_group_error(const std::string& name, unsigned live_before) {
+    return "cannot count '" + name + "' at once with the " + std::to_string(live_before) +
+           " hardware events before it: the PMU has no counter left (the events live at once form one group, "
+           "which must fit its counters) — use --slots " + std::to_string(live_before) +
+           " or fewer, and sprof rotates every event through them";
+}
+
 std::string perf_open_error(const std::string& name, const perf_event_attr& attr, int err) {
-    const bool hardware = attr.type == PERF_TYPE_HARDWARE || attr.type == PERF_TYPE_HW_CACHE ||
-                          attr.type == PERF_TYPE_RAW || attr.type >= PERF_TYPE_MAX;
+    const bool hardware = takes_a_counter(attr);
     std::string why;
     if (hardware && (err == ENOENT || err == ENODEV || err == EOPNOTSUPP))
         why = "no hardware PMU can count it on this machine (virtualised?) — use software events, "

@@ -30,4 +30,14 @@ int paranoid_level();
 // Why opening `event_name` failed, in words a user can act on.
 std::string perf_open_error(const std::string& event_name, const perf_event_attr& attr, int err);
 
+// Whether the event takes one of the PMU's physical counters (a hardware,
+// cache, raw or dynamic-PMU event), as opposed to a kernel software event.
+bool takes_a_counter(const perf_event_attr& attr);
+
+// Why `event_name`, which opens alone, was refused live as a member of a
+// group that already holds `live_before` live events that take a counter:
+// the kernel refuses a group whose live events do not fit the physical
+// counters at once (EINVAL); sprof rotates any number over fewer slots.
+std::string perf_group_error(const std::string& event_name, unsigned live_before);
+
 }  // namespace sprof
