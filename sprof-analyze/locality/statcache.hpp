@@ -31,12 +31,10 @@
 // thread's cold misses and A its accesses; φ is the part of the fill left
 // to reuse misses when there are fewer than L cold ones (a loop sampled
 // where no last pass was). Spread over the whole thread as E is, the cold
-// evictions fell into the time of data that fit, and the misses they
-// caused evicted in turn: a run that fills a 16 MiB cache with one hash
-// table and then works on another (the hash workload; each just fits) got
-// 0.078 for 0.060 (mean of 10 runs, 1 in 10^4; now 0.064), and a sweep
-// over new lines after work on a data set that fits got 0.032 for its cold
-// misses alone, 0.008 (tests/unit/test_analyze_mrc.cpp; now 0.0075).
+// evictions would fall into the time of data that fit, and the misses they
+// caused would evict in turn (tests/unit/test_analyze_mrc.cpp holds such a
+// run; how the curves compare with the exact simulators, then and now:
+// docs/LOCALITY-COLLECTION.md and bench/RESULTS.md).
 //
 // K and F are estimated from the samples (FootprintGrowth). A line's last
 // access is never reused and a line has as many first accesses as last

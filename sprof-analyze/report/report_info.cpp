@@ -6,18 +6,11 @@
 #include "locality_report.hpp"
 #include "profile_info.hpp"
 #include "reports.hpp"
+#include "sprof/option_values.hpp"
 
 namespace sprof::analyze {
 
 namespace {
-
-std::string duration(uint64_t ns) {
-    if (ns == 0) return "-";
-    if (ns % 1'000'000'000 == 0) return fmt::format("{} s", ns / 1'000'000'000);
-    if (ns % 1'000'000 == 0) return fmt::format("{} ms", ns / 1'000'000);
-    if (ns % 1'000 == 0) return fmt::format("{} us", ns / 1'000);
-    return fmt::format("{} ns", ns);
-}
 
 double unseen_pct(const LocalityInfo& l) {
     const uint64_t all = l.accesses + l.unseen_accesses;
@@ -110,11 +103,11 @@ void info_text(std::ostream& out, const ProfileInfo& i) {
     line("start", i.start);
     line("clock", h.clock == "cpu" ? "cpu (thread CPU time)" : h.clock);
     line("sample interval",
-         h.tick_dither > 0 ? fmt::format("{} (each period drawn from ±{:.0f} %)", duration(h.sample_interval_ns),
+         h.tick_dither > 0 ? fmt::format("{} (each period drawn from ±{:.0f} %)", format_duration(h.sample_interval_ns),
                                           100 * h.tick_dither)
-                           : duration(h.sample_interval_ns) + " (a fixed period)");
+                           : format_duration(h.sample_interval_ns) + " (a fixed period)");
     line("histogram", h.hist_samples ? fmt::format("{} samples per interval", h.hist_samples)
-                                     : fmt::format("{} per interval", duration(h.hist_interval_ns)));
+                                     : fmt::format("{} per interval", format_duration(h.hist_interval_ns)));
     line("slots", std::to_string(h.slots));
     line("rotation", h.rotation == "shuffled"
                          ? fmt::format("shuffled (each round of the live sets in a random order; seed {})",
