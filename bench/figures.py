@@ -236,6 +236,11 @@ FIGURES = {
         "memory": cell("| ranks", {"ranks": "1024"}, "memory"),
     },
     "locality-overhead": locality_overhead_rows(),
+    "pmu-overhead": {
+        "ratio": cell("| path", {"path (sprof_lib, 1 ms ticks, arm64 guest under QEMU TCG)":
+                                 "hardware: cycles, instructions (armv8_pmuv3)"},
+                      "CPU time a sample adds, relative to the software path"),
+    },
     "locality-accuracy": {
         "lru_1e3": extreme("| workload", "LRU"),
         "random_1e3": extreme("| workload", "random"),
