@@ -58,6 +58,7 @@ def main():
         ws.close()
     corpus.tr.write_csv(data["cases"], os.path.join(data_dir, "event-corpus.csv"))
     corpus.tr.write_csv(data["sums"], os.path.join(data_dir, "event-corpus-sums.csv"))
+    corpus.tr.write_csv(data["perf"], os.path.join(data_dir, "event-corpus-perf.csv"))
     print(__doc__.split("usage:")[0].split("\n", 2)[2].strip() + "\n")
     print(f"{programs} programs, sampled every {tick_ms:g} ms, ~{budget_s:g} s of CPU each; variants: "
           f"{', '.join('/'.join(v) for v in variants)}; both estimators"
@@ -72,7 +73,7 @@ def main():
     summary = corpus.pattern_summary(data["cases"])
     print(corpus.table(summary) + "\n")
     print("### Conservation: each run's sum over functions\n")
-    print("| event | vs the truth's total: median | worst | runs × estimators | vs perf stat (another run): "
+    print("| event | vs the truth's total: median | worst | runs × estimators | vs perf stat (another run, quiet, this user): "
           "median | worst | perf stat vs its run's truth: median | worst |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     perf = corpus.perf_conservation(data["sums"], data["perf"])
