@@ -35,7 +35,7 @@ def table_after(text, heading):
             if header:
                 break
             continue
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        cells = [c.strip() for c in re.split(r"(?<!\\)\|", line.strip().strip("|"))]  # "\|" is a cell's own
         if header is None:  # a name given twice: the second is "NAME#2"
             header = [c if c not in cells[:i] else f"{c}#{cells[:i].count(c) + 1}" for i, c in enumerate(cells)]
         elif not set(line) <= set("|-: "):
@@ -143,11 +143,14 @@ def stamp():
 CPU_BOUND = "### CPU-bound"
 LIB_10MS = {"profiler": "sprof_lib", "interval": "10 ms"}
 LONG_CALLS = "### Calls at least 5×"
+ALL_VARIANTS = "### All variants"
+LIVE, MULTIPLEXED = "every event live (4 slots)", "4 events multiplexed on 1–2 slots"
 
 
-def faults_live(collector):
-    """The accuracy target line's worst fault rate error with every event live."""
-    return match(rf"{collector}, coverage estimator, calls ≥ 5× interval, every event live \(4 slots\): "
+def worst_faults(collector, slots):
+    """The accuracy target line's worst fault rate error, calls ≥ 5× the interval, with every
+    event live (slots "every event live (4 slots)") or multiplexed ("4 events multiplexed on 1–2 slots")."""
+    return match(rf"{collector}, coverage estimator, calls ≥ 5× interval, {re.escape(slots)}: "
                  r"worst time share error [\d.]+ pp \(target ≤ 1\): \**[a-z]+\**; worst fault rate error ([\d.]+ %)")
 
 
@@ -202,12 +205,20 @@ FIGURES = {
     "accuracy": {
         "date": stamp(),
         "share_pair": worst(LONG_CALLS, {"estimator": "coverage"}, "share of heavy + light"),
-        "lib_faults_live": faults_live("sprof_lib"),
-        "pt_faults_live": faults_live("sprof_pt"),
+        "lib_faults_live": worst_faults("sprof_lib", LIVE),
+        "pt_faults_live": worst_faults("sprof_pt", LIVE),
+        "lib_faults_mux": worst_faults("sprof_lib", MULTIPLEXED),
+        "pt_faults_mux": worst_faults("sprof_pt", MULTIPLEXED),
         "lib_mux_coverage": multiplexed("sprof_lib", "coverage"),
         "lib_mux_carry": multiplexed("sprof_lib", "carry-forward"),
         "pt_mux_coverage": multiplexed("sprof_pt", "coverage"),
         "pt_mux_carry": multiplexed("sprof_pt", "carry-forward"),
+    },
+    "event-corpus": {
+        "within_others": spans(*(cell(ALL_VARIANTS, {"pattern": p}, "within target")
+                                 for p in ("entry", "middle", "even", "never", "burst"))),
+        "within_exit": cell(ALL_VARIANTS, {"pattern": "exit"}, "within target"),
+        "programs": match(r"(?m)^(\d+) programs, sampled every"),
     },
     "peers": {
         "samples": match(r"~(\d+) samples per profiler"),
