@@ -6,11 +6,12 @@ light_cpu_s, heavy_faults, light_faults).
 For heavy() and light(), time and page faults: each run's value within its
 95 % interval, the true delta within the delta's interval (both: at most
 the misses calibrated intervals allow, check_ci.allowed_misses, none by
-more than its own half-width). Significance: light()'s faults (0 in every
-run) never; heavy()'s faults exactly when their truth changed by more than
-a tenth; with --unchanged (the same run twice) nothing of either function.
+more than its own half-width). Significance: a change marked must be real
+(the truth moved, the same way: light()'s faults, 0 in every run, never),
+and a true change wider than the delta's whole interval must be marked
+(heavy()'s faults, 256 → 2048 pages a call).
 
-usage: check_compare.py REPORT.csv BEFORE.txt AFTER.txt LABEL [--unchanged]
+usage: check_compare.py REPORT.csv BEFORE.txt AFTER.txt LABEL
 """
 import argparse
 import csv
@@ -33,7 +34,6 @@ def main():
     ap.add_argument("before")
     ap.add_argument("after")
     ap.add_argument("label")
-    ap.add_argument("--unchanged", action="store_true", help="the same run twice: no change may be marked")
     a = ap.parse_args()
     before, after = truth_of(a.before), truth_of(a.after)
     rows = {r["function"]: r for r in csv.DictReader(open(a.report))}
@@ -59,21 +59,23 @@ def main():
                 half = (high - low) / 2
                 if t < low - half or t > high + half:
                     errors.append(line + ": misses by more than its half-width")
-        sig = r[f"{col}_significant"]
-        if a.unchanged or (fn, col) == ("light", "page-faults"):
-            want = "no"
-        elif col == "page-faults":
-            want = "yes" if abs(truths["delta"]) > 0.1 * max(truths["before"], 1) else "no"
-        else:
-            continue  # the time's truth changes a little with the faults: either may hold
-        if sig != want:
-            errors.append(f"{fn} {col}: significant {sig!r}, but the truth changed by {truths['delta']:+.4g}")
+        # A change marked is real: the truth moved, the same way. A change
+        # wider than the delta's whole interval must be marked.
+        sig, est = r[f"{col}_significant"], number(r[f"{col}_delta"])
+        low, high = number(r[f"{col}_delta_low"]), number(r[f"{col}_delta_high"])
+        true = truths["delta"]
+        if sig == "yes" and (true == 0 or est * true <= 0):
+            errors.append(f"{fn} {col}: marked significant ({est:+.4g}), but the truth changed by {true:+.4g}")
+        if sig != "yes" and None not in (low, high) and abs(true) > high - low:
+            errors.append(f"{fn} {col}: not marked, but the truth changed by {true:+.4g}, more than "
+                          f"the delta's interval [{low:.4g}, {high:.4g}] is wide")
     allowed = allowed_misses(checked, 0.01)
     if len(misses) > allowed:
         errors.append(f"{len(misses)} of {checked} intervals miss their truth (at most {allowed}): " + "; ".join(misses))
     if errors:
         sys.exit(f"FAIL {a.label}: " + "; ".join(errors))
-    print(f"{a.label}: {checked - len(misses)} of {checked} intervals hold the truth; significance as the truth says")
+    marked = [f"{fn} {col}" for fn, col, _ in VALUES if rows[fn][f"{col}_significant"] == "yes"]
+    print(f"{a.label}: {checked - len(misses)} of {checked} intervals hold the truth; marked changed: {marked}")
 
 
 if __name__ == "__main__":
