@@ -9,6 +9,20 @@ using namespace sprof::analyze;
 
 namespace {
 
+// The profiles merged, their warnings told, the rates asked for over their events.
+struct Run {
+    Dataset data;
+    RateSet rates;
+};
+
+Run load(const std::vector<std::string>& profiles, const Options& o, bool whole) {
+    Dataset data = load_dataset(profiles, {.fold = whole, .inline_mode = o.inline_mode, .read = {.salvage = o.salvage}});
+    for (const auto& s : data.sources)
+        for (const auto& w : s.profile.warnings) notes() << "sprof: warning: " << w << '\n';
+    RateSet rates(data.event_names(), o.rates, o.default_rates);
+    return {std::move(data), std::move(rates)};
+}
+
 void run(const Options& o) {
     const ReportKind& report = *find_report_kind(o.report);
     if (report.run_alone) return report.run_alone(o, std::cout);
@@ -16,11 +30,13 @@ void run(const Options& o) {
     // Reports of whole profiles need no time line: fold it while reading,
     // so a job of many ranks fits in memory.
     const bool whole = !report.timeline && o.outputs.empty();
-    Dataset data = load_dataset(o.profiles, {.fold = whole, .inline_mode = o.inline_mode, .read = {.salvage = o.salvage}});
-    for (const auto& s : data.sources)
-        for (const auto& w : s.profile.warnings) notes() << "sprof: warning: " << w << '\n';
-    RateSet rates(data.event_names(), o.rates, o.default_rates);
-    Context c{data, o, rates, std::cout};
+    if (!o.compare_before.empty()) {  // cli.cpp let it through for reports with a compared view only
+        if (!o.outputs.empty()) throw sprof::UsageError("--compare writes its report alone: no --plot, --export or --html");
+        const Run before = load(o.compare_before, o, whole), after = load(o.profiles, o, whole);
+        return report.compare({before.data, o, before.rates, std::cout}, {after.data, o, after.rates, std::cout});
+    }
+    const Run r = load(o.profiles, o, whole);
+    Context c{r.data, o, r.rates, std::cout};
 
     for (const auto& k : report_kinds())
         if (k.output && o.wants_output(k.name)) k.run(c);

@@ -126,7 +126,7 @@ void check_reports(const CLI::App& app, const Options& o) {
         for (const auto& name : g.reports) {
             const ReportKind& k = *find_report_kind(name);
             taken |= chosen(o, k);
-            reports.push_back(long_name(k.option));
+            reports.push_back(k.option.names.empty() ? "the " + k.name + " profile" : long_name(k.option));
         }
         if (taken) continue;
         std::string list;  // "--mrc, --misses or --use"
@@ -188,7 +188,10 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
         line.help = help_on(help_names, o);
         return line;
     }
-    if (o.profiles.empty()) throw UsageError("no profile given (see sprof --help)");
+    if (o.profiles.empty())
+        throw UsageError(o.compare_before.empty() ? "no profile given (see sprof --help)"
+                                                  : "--compare BEFORE needs the profiles of the run after too: "
+                                                    "sprof --compare BEFORE AFTER");
     check_reports(app, o);
     return line;
 }

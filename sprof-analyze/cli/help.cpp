@@ -39,25 +39,28 @@ std::string kind_names() {
 }  // namespace
 
 std::string general_help() {
-    std::string reports, outputs, shared;
+    std::string reports, outputs, shared, some;
     for (const auto& k : report_kinds())
         (k.output ? outputs : reports) += line(k.option.names.empty() ? "(none)" : usage_of(k.option), k.option.help);
     for (const auto& s : shared_options()) shared += option_line(s);
+    for (const auto& g : group_options()) some += option_line(g.option);
     shared += line("-h, --help", "this text");
     shared += line("-q, --quiet", "no warnings or notes on stderr (a profile cut short, sprof\ntop's progress); errors stay");
     shared += line("--version", "the version and the git revision built");
     return fmt::format(
         "usage: sprof [REPORT] [OUTPUT...] [OPTION...] PROFILE...\n"
+        "       sprof [REPORT] --compare BEFORE [OPTION...] AFTER...   (two runs)\n"
         "       sprof top [OPTION...] PROFILE   (live, as --follow)\n"
         "       sprof help NAME\n"
         "Reports on one or more sprof profiles (merged: threads, processes, MPI ranks).\n\n"
         "Reports (one at a time; the flat profile when none is given):\n{}"
         "Outputs (beside any report; given alone, no report):\n{}"
+        "Options of some reports (sprof help REPORT names its own):\n{}"
         "Options of every report:\n{}"
         "sprof help NAME: what a report or output shows, and its own options\n"
         "(NAME: {}).\n"
         "Exit status: 0 success, 1 unreadable or invalid profile, 2 bad usage.\n",
-        reports, outputs, shared, kind_names());
+        reports, outputs, some, shared, kind_names());
 }
 
 std::string report_help(const ReportKind& k) {

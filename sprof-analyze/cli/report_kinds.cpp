@@ -7,6 +7,7 @@
 #include "calibrate.hpp"
 #include "exports.hpp"
 #include "html_report.hpp"
+#include "report_compare.hpp"
 #include "top.hpp"
 
 namespace sprof::analyze {
@@ -24,6 +25,7 @@ std::vector<ReportKind> make_report_kinds() {
                    "definitions; JSON adds the totals as \"total\".",
         .timeline = false,
         .run = report_flat,
+        .compare = compare_flat,
     });
     kinds.push_back({
         .name = "lines",
@@ -47,6 +49,7 @@ std::vector<ReportKind> make_report_kinds() {
                    "profiles older than format 1.6 have none.",
         .timeline = false,
         .run = report_lines,
+        .compare = compare_lines,
     });
     kinds.push_back({
         .name = "info",
@@ -163,6 +166,7 @@ std::vector<ReportKind> make_report_kinds() {
                 if (!o.export_files.empty()) throw UsageError("--export does not apply to --mrc");
             },
         .run = report_locality,
+        .compare = compare_mrc,
     });
     const auto view_check = [](const Options& o) {
         if (!o.export_files.empty() || !o.plot_file.empty())
@@ -182,6 +186,7 @@ std::vector<ReportKind> make_report_kinds() {
                    "the other caches, then function,accesses,misses_pct….",
         .check = view_check,
         .run = report_misses,
+        .compare = compare_misses,
     });
     kinds.push_back({
         .name = "use",
@@ -371,9 +376,32 @@ const std::vector<ReportKind>& report_kinds() {
     return kinds;
 }
 
+namespace {
+
+// The reports whose entry has a view of two runs.
+std::vector<std::string> compared_reports() {
+    std::vector<std::string> names;
+    for (const auto& k : report_kinds())
+        if (k.compare) names.push_back(k.name);
+    return names;
+}
+
+}  // namespace
+
 const std::vector<GroupOption>& group_options() {
     static const std::vector<std::string> locality = {"mrc", "misses", "use", "data", "reuse-pairs", "html"};
     static const std::vector<GroupOption> options = {
+        // As pprof's -diff_base: the option names the run before (given once
+        // per profile), the profiles on the line are the run after.
+        {{.names = "--compare",
+          .value = "BEFORE",
+          .values = 1,
+          .help = "two runs side by side: BEFORE (--compare once per profile)\n"
+                  "against the PROFILEs; before, after, delta, ratio, and\n"
+                  "whether the 95 % intervals allow the change",
+          .set = [](Options& o, const std::string&,
+                    const OptionValues& v) { o.compare_before.push_back(v[0]); }},
+         compared_reports()},
         {{.names = "--cache",
           .value = "SIZE[,SIZE]",
           .values = 1,

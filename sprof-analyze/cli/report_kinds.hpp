@@ -28,6 +28,8 @@ struct ReportKind {
     // One of the two: it reads the merged profiles, or it reads its files itself.
     void (*run)(const Context&) = nullptr;
     void (*run_alone)(const Options&, std::ostream&) = nullptr;
+    // Its view of two runs side by side (--compare BEFORE AFTER); null: none.
+    void (*compare)(const Context& before, const Context& after) = nullptr;
 };
 
 // Reports first (the default one first), then outputs.

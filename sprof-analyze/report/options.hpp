@@ -22,6 +22,7 @@ struct PhaseSpec {
 
 struct Options {
     std::vector<std::string> profiles;
+    std::vector<std::string> compare_before;  // --compare BEFORE: `profiles` are the run after
     std::string report = "flat";       // the name of a ReportKind (report_kinds.hpp)
     bool report_given = false;         // a report was asked for explicitly
     std::vector<std::string> outputs;  // names of the output kinds asked for (--plot, --export)
