@@ -92,7 +92,6 @@ WindowReuses bucket_window(std::span<const StreamSample> samples, uint32_t own, 
         w.total += s.weight;
         if (s.distance == kNoReuse) {
             w.no_reuse += s.weight;
-            w.no_reuse2 += s.weight * s.weight;
             w.never.push_back({s.weight, s.position});
             continue;
         }
@@ -111,14 +110,13 @@ WindowReuses bucket_window(std::span<const StreamSample> samples, uint32_t own, 
         const StreamSample& x = *r.sample;
         const bool alone = r.key == ~uint64_t{0};
         if (i == 0 || alone || r.key != reused[i - 1].key) {
-            w.entries.push_back({static_cast<uint32_t>(w.parts.size()), r.count, 0, 0, 0});
+            w.entries.push_back({static_cast<uint32_t>(w.parts.size()), r.count, 0, 0});
             for (uint32_t p = r.first; p < r.first + r.count; ++p) w.parts.push_back({parts[p].kind, 0});
         }
         WindowReuses::Entry& e = w.entries.back();
         // Bucketed: the parts hold Σ w·a until the end, then its mean.
         for (uint32_t p = 0; p < r.count; ++p) w.parts[e.first + p].accesses += x.weight * parts[r.first + p].accesses;
         e.weight += x.weight;
-        e.weight2 += x.weight * x.weight;
         w.pairs.push_back({static_cast<uint32_t>(w.entries.size() - 1), x.weight, growth.span(x.position, x.distance),
                            x.position, after(x.position, x.distance) - 1});
     }

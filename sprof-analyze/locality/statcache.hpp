@@ -179,11 +179,10 @@ struct WindowReuses {
         // Σ w·(1 − 1/L)^C, the weight whose lines the cold evictions
         // between the pair spare (spare_cold); Σ w without them
         double spared = 0;
-        double weight2 = 0;  // Σ w², for the variance
     };
     std::vector<Entry> entries;
     std::vector<SpanPart> parts;
-    double no_reuse = 0, no_reuse2 = 0;
+    double no_reuse = 0;
     double total = 0;  // Σ w over all samples
     size_t samples = 0;
     // Each reused sample: its entry, weight, what its cold evictions rest

@@ -435,7 +435,7 @@ TEST_CASE("random replacement: one distance solves StatCache's equation in close
     // The solver alone: the root from above, from any start.
     // One window, one entry: every reuse has n − 1 accesses in between.
     WindowReuses one;
-    one.entries = {{0, 1, 1, 1, 1}};
+    one.entries = {{0, 1, 1, 1}};
     one.parts = {{0, static_cast<double>(n - 1)}};
     one.total = 1;
     one.samples = 1;
