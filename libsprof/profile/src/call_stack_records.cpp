@@ -1,6 +1,5 @@
 #include "call_stack_records.hpp"
 
-#include <cmath>
 #include <fmt/format.h>
 
 namespace sprof::records {
@@ -25,13 +24,7 @@ void put_stacks(Encoder& e, const std::vector<CallStack>& batch) {
 }
 
 void put_stack_cells(Encoder& e, const Interval& iv, size_t n_events) {
-    e.begin_record(kStackCells);
-    e.u32(iv.tid);
-    e.u32(iv.seq);
-    e.u32(static_cast<uint32_t>(iv.stacks.size()));
-    e.u32(static_cast<uint32_t>(n_events));
-    for (const StackCell& c : iv.stacks) put_cell(e, c.stack, c);
-    e.end_record();
+    put_cells_record<StackCell, &StackCell::stack>(e, kStackCells, iv, iv.stacks, n_events);
 }
 
 void read_stacks(Decoder& d, Profile& p) {
@@ -50,15 +43,8 @@ StackCellsPart read_stack_cells(Decoder& d, const Profile& p) {
     StackCellsPart part;
     part.tid = d.u32();
     part.seq = d.u32();
-    const auto n_events = static_cast<uint32_t>(p.header.events.size());
-    part.cells.resize(read_cell_count(d, n_events));
-    for (StackCell& c : part.cells) {
-        c.stack = d.u32();
-        if (c.stack >= p.stacks.size()) throw Corrupt{fmt::format("unknown stack id {}", c.stack)};
-        read_cell_sums(d, c, n_events);
-        // The record holds no spread of the deltas: unknown, not none.
-        for (EventCell& ev : c.events) ev.sq = ev.entry_sq = NAN;
-    }
+    part.cells = read_cells_by_id<StackCell, &StackCell::stack>(d, static_cast<uint32_t>(p.header.events.size()),
+                                                                p.stacks.size(), "stack");
     return part;
 }
 

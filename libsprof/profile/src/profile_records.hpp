@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "sprof/crc32c.hpp"
 #include "sprof/profile.hpp"
@@ -165,6 +166,19 @@ void put_cell(Encoder& e, uint32_t id, const Cell& c) {
         e.u64(ev.coverage_ns);
         e.f64(ev.carry);
     }
+}
+
+// A LINE_CELLS or STACK_CELLS record: the interval's tid and seq, then its
+// cells by location or stack id.
+template <class Cell, uint32_t Cell::*id>
+void put_cells_record(Encoder& e, uint32_t type, const Interval& iv, const std::vector<Cell>& cells, size_t n_events) {
+    e.begin_record(type);
+    e.u32(iv.tid);
+    e.u32(iv.seq);
+    e.u32(static_cast<uint32_t>(cells.size()));
+    e.u32(static_cast<uint32_t>(n_events));
+    for (const Cell& c : cells) put_cell(e, c.*id, c);
+    e.end_record();
 }
 
 }  // namespace sprof::records

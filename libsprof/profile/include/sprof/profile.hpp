@@ -181,7 +181,7 @@ struct Interval {
     uint64_t end_ns = 0;
     std::vector<FunctionCell> cells;
     std::vector<LineCell> lines;   // empty in profiles without source lines
-    std::vector<StackCell> stacks; // empty in profiles without call paths
+    std::vector<StackCell> stacks{};  // empty in profiles without call paths (an initializer: older code lists the fields before it)
 };
 
 // How the profiled image ended (END fields appended after lost_samples;
