@@ -248,7 +248,7 @@ void set_up(Start how, int inherited_signo) {
     rt->opts = from_environment();
     resolve_run(rt->opts, "sprof", Tool::sprof_lib);
     rt->owner = getpid();
-    rt->backend = make_backend(rt->opts.backend, rt->opts.events, rt->opts.slots, rt->opts.rotation);
+    rt->backend = make_backend(rt->opts.backend, rt->opts.events, rt->opts.slots, rt->opts.rotation, call_depth(rt->opts));
 
     std::string program = exe_path(0);
     if (program.empty()) program = "unknown";

@@ -54,7 +54,7 @@ bool is_stopping_signal(int sig) { return sig == SIGSTOP || sig == SIGTSTP || si
 }  // namespace
 
 Monitor::Monitor(RunOptions run) : run_(std::move(run)) {
-    backend_ = make_backend(run_.backend, run_.events, run_.slots, run_.rotation);
+    backend_ = make_backend(run_.backend, run_.events, run_.slots, run_.rotation, call_depth(run_));
     rotating_ = run_.slots < run_.events.size();
 }
 

@@ -7,6 +7,7 @@
 #include "calibrate.hpp"
 #include "exports.hpp"
 #include "html_report.hpp"
+#include "report_callers.hpp"
 #include "report_compare.hpp"
 #include "top.hpp"
 
@@ -23,10 +24,36 @@ std::vector<ReportKind> make_report_kinds() {
                    "the estimate of every event (one column each, named as the event) and every\n"
                    "rate. --top N keeps the first N. Text starts with the totals and the rates'\n"
                    "definitions; JSON adds the totals as \"total\".",
+        .options = {{.names = "--inclusive",
+                     .help = "inclusive samples and time too (call paths, -g), by inclusive time",
+                     .set = [](Options& o, const std::string&, const OptionValues&) { o.inclusive = true; }}},
         .timeline = false,
         .run = report_flat,
         .compare = compare_flat,
     });
+    // Call paths of one function: --callers NAME, --callees NAME.
+    for (const bool callers : {true, false}) {
+        kinds.push_back({
+            .name = callers ? "callers" : "callees",
+            .option = {.names = callers ? "--callers" : "--callees",
+                       .value = "NAME",
+                       .values = 1,
+                       .help = callers ? "who called function NAME, by time (call paths, -g)"
+                                       : "what function NAME called, by time (call paths, -g)",
+                       .set = [](Options& o, const std::string&, const OptionValues& v) { o.path_function = v[0]; }},
+            .details = callers
+                           ? "One row per caller of NAME on the recorded call paths (the frame outside\n"
+                             "NAME's outermost call, so recursion counts a path once; [root]: a path that\n"
+                             "begins at NAME): samples and time of the paths through it, and pct, its share\n"
+                             "of NAME's inclusive time, then every event's estimate. CSV columns\n"
+                             "caller,samples,time_s,pct, then the events. Needs a profile recorded with -g."
+                           : "One row per callee of NAME (the frame inside NAME's outermost call; [self]:\n"
+                             "time in NAME itself), as --callers gives its callers. CSV columns\n"
+                             "callee,samples,time_s,pct, then the events. Needs a profile recorded with -g.",
+            .timeline = false,
+            .run = callers ? report_callers : report_callees,
+        });
+    }
     kinds.push_back({
         .name = "lines",
         .option = {.names = "--lines",
@@ -365,6 +392,21 @@ std::vector<ReportKind> make_report_kinds() {
                    "function's share and CPU time kept. A counter track per event (its estimate\n"
                    "in each time-line row), and the phases as markers on the process's main thread.",
         .run = export_gecko,
+    });
+    kinds.push_back({
+        .name = "folded",
+        .option = {.names = "--export",
+                   .value = "folded FILE",
+                   .values = 2,
+                   .help = "folded call paths (flamegraph.pl, speedscope)",
+                   .set = set_export},
+        .output = true,
+        .exported = true,
+        .details = "One line per call path: its functions, outermost first, joined by ';', then a\n"
+                   "space and its samples, as the FlameGraph tools' stackcollapse scripts write\n"
+                   "them (flamegraph.pl FILE > flame.svg). Needs a profile recorded with -g.",
+        .timeline = false,
+        .run = export_folded,
     });
     return kinds;
 }

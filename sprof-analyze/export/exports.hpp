@@ -14,5 +14,7 @@ void export_pprof(const Context& c);
 // Gecko profile JSON for the Firefox Profiler: samples over time per thread,
 // counters per event, phases as markers (export_gecko.cpp).
 void export_gecko(const Context& c);
+// The call paths as folded stacks for flame graphs (export_folded.cpp).
+void export_folded(const Context& c);
 
 }  // namespace sprof::analyze

@@ -94,12 +94,32 @@ void DatasetMerger::remap(size_t source, const Profile& p, Interval& iv, const s
         c.function = function(source, p, c.function, path, "interval");
         merge_events(c.events);
     }
+    for (StackCell& c : iv.stacks) {
+        c.stack = stack(source, p, c.stack, path);
+        merge_events(c.events);
+    }
     if (iv.lines.empty()) return;
     SourceLineMerger& lines_of = lines(source, p, path);
     for (LineCell& c : iv.lines) {
         c.location = lines_of.location(c.location);
         merge_events(c.events);
     }
+}
+
+uint32_t DatasetMerger::stack(size_t source, const Profile& p, uint32_t s, const std::string& path) {
+    std::vector<uint32_t>& smap = slots_[source].stacks;
+    while (smap.size() <= s) {  // the reader checked s against p.stacks
+        CallStack mapped = p.stacks[smap.size()];
+        std::vector<std::pair<uint32_t, uint64_t>> key;
+        for (CodeRef& f : mapped.frames) {
+            f.function = function(source, p, f.function, path, "call stack");
+            key.emplace_back(f.function, f.address);
+        }
+        auto [it, fresh] = stack_ids_.try_emplace(std::move(key), static_cast<uint32_t>(d_.stacks.size()));
+        if (fresh) d_.stacks.push_back(std::move(mapped));
+        smap.push_back(it->second);
+    }
+    return smap[s];
 }
 
 SourceLineMerger& DatasetMerger::lines(size_t source, const Profile& p, const std::string& path) {
@@ -183,6 +203,7 @@ Dataset subset(const Dataset& d, const std::vector<uint32_t>& sources) {
     out.strings = d.strings;
     out.locations = d.locations;
     out.code_lines = d.code_lines;
+    out.stacks = d.stacks;
     std::vector<int> new_index(d.sources.size(), -1);
     for (uint32_t s : sources) {
         new_index[s] = static_cast<int>(out.sources.size());
@@ -199,7 +220,7 @@ Dataset subset(const Dataset& d, const std::vector<uint32_t>& sources) {
 
 namespace {
 
-// Adds `from` into `into`, one cell per function or location.
+// Adds `from` into `into`, one cell per function, location or stack.
 template <class Cell, uint32_t Cell::*id>
 void fold_cells(std::vector<Cell>& into, std::unordered_map<uint32_t, size_t>& cell_of, const std::vector<Cell>& from) {
     for (const Cell& c : from) {
@@ -218,14 +239,15 @@ void fold_intervals(Source& s) {
     if (p.intervals.empty()) return;
     // Each interval's own live share, before the sums hide it.
     for (Interval& iv : p.intervals) extrapolate_self_sampled(iv, self_sampled_events(p.header));
-    Interval all{p.intervals.front().tid, 0, p.intervals.front().start_ns, p.intervals.front().end_ns, {}, {}};
-    std::unordered_map<uint32_t, size_t> cell_of, line_of;  // function, location → index in all.cells, all.lines
+    Interval all{p.intervals.front().tid, 0, p.intervals.front().start_ns, p.intervals.front().end_ns, {}, {}, {}};
+    std::unordered_map<uint32_t, size_t> cell_of, line_of, stack_of;  // function, location, stack → index in all's cells
     for (const Interval& iv : p.intervals) {
         all.start_ns = std::min(all.start_ns, iv.start_ns);
         all.end_ns = std::max(all.end_ns, iv.end_ns);
         for (const FunctionCell& c : iv.cells) s.samples += c.samples;
         fold_cells<FunctionCell, &FunctionCell::function>(all.cells, cell_of, iv.cells);
         fold_cells<LineCell, &LineCell::location>(all.lines, line_of, iv.lines);
+        fold_cells<StackCell, &StackCell::stack>(all.stacks, stack_of, iv.stacks);
     }
     p.intervals.assign(1, std::move(all));
 }

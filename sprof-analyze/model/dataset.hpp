@@ -93,6 +93,10 @@ struct Dataset {
         }
     };
     std::unordered_map<std::pair<uint32_t, uint64_t>, CodeLine, CodeKeyHash> code_lines;
+    // Call paths (profiles of format 1.13 recorded with -g): Interval::stacks
+    // cells name these; their frames' functions are `functions` indices.
+    // Stacks equal across profiles are one.
+    std::vector<CallStack> stacks;
 
     std::vector<std::string> event_names() const;
     std::string program() const;  // the first source's program ("" if none)
@@ -215,12 +219,15 @@ private:
         std::vector<size_t> events;       // the source's event e → the dataset's
         std::vector<uint32_t> functions;  // the source's function f → the dataset's, or unmapped
         std::unique_ptr<SourceLineMerger> lines;  // made when its profile first names a location
+        std::vector<uint32_t> stacks;     // the source's stack s → the dataset's (those seen so far)
     };
+    uint32_t stack(size_t source, const Profile& p, uint32_t s, const std::string& path);
     SourceLineMerger& lines(size_t source, const Profile& p, const std::string& path);
     Dataset& d_;
     std::unordered_map<std::string, size_t> event_index_;
     std::map<std::pair<std::string, std::string>, uint32_t> function_ids_;
     std::unique_ptr<SourceLineIndex> line_index_;
+    std::map<std::vector<std::pair<uint32_t, uint64_t>>, uint32_t> stack_ids_;  // frames → Dataset::stacks index
     std::vector<Slot> slots_;
 };
 

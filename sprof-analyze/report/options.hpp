@@ -37,6 +37,8 @@ struct Options {
     std::vector<std::string> rates;
     bool default_rates = true;
     bool by_function = false;
+    bool inclusive = false;        // --inclusive: the flat report's inclusive columns (call paths)
+    std::string path_function;     // --callers NAME, --callees NAME
     PhaseSpec phases;
     std::string lines_function;    // --lines=func:NAME; "" = every line
     double phase_threshold = 0.1;  // share of an interval's time that counts as running

@@ -420,3 +420,22 @@ print(f"SIGPROF ticks of 100: alone {alone}, under {sys.argv[3].rsplit('/', 1)[-
 assert abs(u - a) <= 0.15 * a, f"median {u} under the collector, {a} alone"
 PY
 }
+
+# call_paths_vs_truth COLLECTOR: the call_tree workload (a leaf under two
+# callers in proportions they time themselves, recursion of known depth, a
+# qsort callback) under COLLECTOR -g fp, judged by check_call_paths.py
+# against what it measured. 3 s at 0.5 ms ticks: ~4,500 samples in the leaf,
+# whose callers' shares then vary by ~0.6 points from run to run.
+call_paths_vs_truth() {
+    local collector=$1
+    "$BIN/$collector" -g fp -s 500us -e task-clock -o calls.sprof "$WORK/call_tree" 3 truth.txt
+    python3 "$HERE/check_call_paths.py" "$BIN/sprof" calls.sprof truth.txt "$collector" ||
+        fail "$collector: call paths do not match what call_tree measured"
+    "$BIN/sprof" calls.sprof --callers leaf --format csv | head -1 | grep -qx 'caller,samples,time_s,pct,task-clock' ||
+        fail "--callers CSV header: $("$BIN/sprof" calls.sprof --callers leaf --format csv | head -1)"
+    "$BIN/$collector" -e task-clock -o flat.sprof "$WORK/call_tree" 0.2 /dev/null
+    local err rc=0
+    err=$("$BIN/sprof" flat.sprof --callers leaf 2>&1) || rc=$?
+    [ $rc -ne 0 ] && [ "$(printf '%s\n' "$err" | wc -l)" = 1 ] && [[ $err == *"no call paths"*"-g fp"* ]] ||
+        fail "a profile without call paths: exit $rc, '$err'"
+}

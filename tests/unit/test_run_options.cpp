@@ -75,6 +75,14 @@ TEST_CASE("run options: bad options are usage errors") {
     CHECK_THROWS_AS(parse({"sprof_lib", "--bogus", "p"}, o), UsageError);
     CHECK_THROWS_AS(parse({"sprof_lib", "-e"}, o), UsageError);
     CHECK_THROWS_AS(parse({"sprof_lib", "--backend", "magic", "p"}, o), UsageError);
+    CHECK_THROWS_WITH_AS(parse({"sprof_lib", "-g", "dwarf", "p"}, o), doctest::Contains("unknown call graph 'dwarf'"),
+                         UsageError);
+    CHECK_THROWS_AS(parse({"sprof_pt", "--call-graph-depth", "129", "p"}, o, Tool::sprof_pt), UsageError);
+    CHECK_THROWS_AS(parse({"preprof", "-g", "fp", "p"}, o, Tool::preprof), UsageError);  // a run's, not a control file's
+    RunOptions g;
+    parse({"sprof_pt", "-g", "fp", "--call-graph-depth", "32", "p"}, g, Tool::sprof_pt);
+    CHECK(call_depth(g) == 32);
+    CHECK(call_depth(RunOptions{}) == 0);  // none unless asked for
     CHECK_THROWS_AS(parse({"sprof_lib", "--clock", "wall", "p"}, o), UsageError);  // sprof_pt only
     CHECK_THROWS_WITH(parse({"sprof_lib", "--rotation", "random", "p"}, o),
                       "unknown rotation 'random' (use shuffled or round-robin)");
@@ -183,7 +191,8 @@ TEST_CASE("run options: the environment carries every runtime option, and names 
     CHECK(names == std::vector<std::string>{"SPROF_EVENTS", "SPROF_SLOTS", "SPROF_SAMPLE_INTERVAL",
                                             "SPROF_TICK_DITHER", "SPROF_HIST_SAMPLES", "SPROF_HIST_INTERVAL", "SPROF_OUTPUT",
                                             "SPROF_CONTROL", "SPROF_BACKEND", "SPROF_ROTATION", "SPROF_ROTATION_SEED", "SPROF_LOCALITY",
-                                            "SPROF_LINE_SIZE", "SPROF_LOCALITY_SEED", "SPROF_QUIET"});
+                                            "SPROF_LINE_SIZE", "SPROF_LOCALITY_SEED", "SPROF_CALL_GRAPH",
+                                            "SPROF_CALL_GRAPH_DEPTH", "SPROF_QUIET"});
     for (const auto& [k, v] : env) setenv(k.c_str(), v.c_str(), 1);
     RunOptions back = from_environment();
     CHECK(event_list(back.events) == "task-clock,page-faults");

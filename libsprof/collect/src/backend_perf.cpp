@@ -44,6 +44,9 @@ namespace {
 // Two data pages hold ~100 records of a 4-event group: a second of blocked
 // ticks at 10 ms. More would cost locked memory per thread (perf_event_mlock_kb).
 constexpr size_t kRingDataPages = 2;
+// With call chains a record grows by 8 bytes a frame: eight pages hold a
+// second of blocked ticks of ~80 frames each.
+constexpr size_t kChainRingDataPages = 8;
 // The events' own records: sixteen pages hold ~680 of a 5-event group, ten
 // ticks' worth at kRecordsPerTick, so that a burst that comes after a quiet
 // stretch (its period made for the quiet) still fits; fewer where locked
@@ -65,7 +68,8 @@ constexpr double kPeakDecay = 0.973;  // per tick: halved in 25
 // throttles it (perf_event_max_sample_rate: 100,000 by default, which the
 // kernel lowers when its sampling interrupts take long: 25,250 there).
 constexpr double kMaxRecordsPerSecond = 6400;
-// A sample's layout: PERF_SAMPLE_IDENTIFIER | TIME | READ | REGS_USER.
+// A sample's layout: PERF_SAMPLE_IDENTIFIER | TIME | READ | REGS_USER, and
+// CALLCHAIN (between READ and REGS_USER) when call chains are asked for.
 constexpr uint64_t kSampleType = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TIME | PERF_SAMPLE_READ | PERF_SAMPLE_REGS_USER;
 
 // The group's values in read order (PERF_FORMAT_GROUP): [0] the leader's
@@ -75,7 +79,7 @@ struct GroupValues {
     uint64_t v[1 + kMaxEvents] = {};
 };
 
-perf_event_attr leader_attr(uint64_t period_ns, bool on_exec) {
+perf_event_attr leader_attr(uint64_t period_ns, bool on_exec, unsigned call_depth) {
     perf_event_attr a{};
     a.size = sizeof a;
     a.type = PERF_TYPE_SOFTWARE;
@@ -92,6 +96,8 @@ perf_event_attr leader_attr(uint64_t period_ns, bool on_exec) {
         a.sample_regs_user = 1ull << kPcRegister;  // the user PC even when the tick hits in the kernel
         a.use_clockid = 1;
         a.clockid = CLOCK_MONOTONIC;  // record times on the runs' clock
+        // Walked by the kernel at the tick itself, not where a late signal finds the thread.
+        apply_call_chain(a, call_depth);
     }
     apply_counting_scope(a);
     return a;
@@ -113,7 +119,9 @@ uint64_t first_period(const EventSpec& ev) {
 perf_event_attr self_sampling_attr(const EventSpec& ev, const perf_event_attr& leader) {
     perf_event_attr a = ev.attr;
     a.sample_period = first_period(ev);
-    a.sample_type = kSampleType;
+    a.sample_type = leader.sample_type;  // with the leader's call chains, if any
+    a.exclude_callchain_kernel = leader.exclude_callchain_kernel;
+    a.sample_max_stack = leader.sample_max_stack;
     a.read_format = PERF_FORMAT_GROUP;  // a record holds the whole group's values
     a.sample_regs_user = leader.sample_regs_user;
     a.wakeup_events = 0;
@@ -123,14 +131,15 @@ perf_event_attr self_sampling_attr(const EventSpec& ev, const perf_event_attr& l
 class PerfTaskCounters final : public TaskCounters {
 public:
     PerfTaskCounters(const std::vector<EventSpec>& events, unsigned slots, Rotation rotation, pid_t tid,
-                     bool on_exec, const TickPlan& ticks)
+                     bool on_exec, const TickPlan& ticks, unsigned call_depth)
         : sched_(static_cast<unsigned>(events.size()), slots, rotation.kind,
                  rotation_stream(rotation.seed, static_cast<uint32_t>(tid ? tid : gettid()))),
           n_(static_cast<unsigned>(events.size())),
           dither_(ticks, static_cast<uint32_t>(tid ? tid : gettid())) {
         const uint64_t period_ns = dither_.first();
         try {
-            const perf_event_attr leader = leader_attr(period_ns, on_exec);
+            const perf_event_attr leader = leader_attr(period_ns, on_exec, call_depth);
+            chains_ = (leader.sample_type & PERF_SAMPLE_CALLCHAIN) != 0;
             leader_fd_ = open(leader, period_ns ? "task-clock (sampling timer)" : "task-clock (reference)", tid, -1);
             unsigned live_counters = 0;  // live members so far that take a PMU counter
             for (unsigned e = 0; e < n_; ++e) {
@@ -151,7 +160,7 @@ public:
                 }
             }
             if (period_ns) {
-                map_ring(ring_, leader_fd_, kRingDataPages);
+                map_ring(ring_, leader_fd_, chains_ ? kChainRingDataPages : kRingDataPages);
             }
             int first = -1;  // the first self-sampled member holds the ring the others write to
             for (unsigned e = 0; e < n_; ++e) {
@@ -210,6 +219,7 @@ public:
                 RawSample s;
                 s.wall_ns = tick.time;
                 s.pc = tick.pc;
+                take_chain(s, tick);
                 take(s, tick.values);
                 sink.put(s);
                 have = true;
@@ -296,7 +306,14 @@ private:
         uint64_t time = 0;  // CLOCK_MONOTONIC
         uint64_t pc = 0;    // the task's user PC
         GroupValues values;
+        uint32_t depth = 0;  // the user call chain, when asked for (RawSample::chain)
+        uint64_t chain[kMaxCallDepth];
     };
+
+    static void take_chain(RawSample& s, const Record& r) noexcept {
+        s.depth = r.depth;
+        std::memcpy(s.chain, r.chain, r.depth * sizeof r.chain[0]);
+    }
 
     // The next sample record of `ring` (PERF_SAMPLE_IDENTIFIER, TIME, READ
     // of the group, REGS_USER), not yet taken; others are taken on the way:
@@ -339,7 +356,7 @@ private:
 
     bool parse_sample(const perf_event_header& h, const unsigned char* rec, Record& r) noexcept {
         const size_t words = (h.size - sizeof h) / sizeof(uint64_t);
-        uint64_t w[3 + 1 + kMaxEvents + 3];
+        uint64_t w[PerfRing::kMaxRecord / sizeof(uint64_t)];
         if (words < 3 + 1 + n_ + 1 || words > sizeof w / sizeof w[0]) return false;
         std::memcpy(w, rec + sizeof h, words * sizeof(uint64_t));
         r.id = w[0];
@@ -347,7 +364,14 @@ private:
         r.values.nr = w[2];
         if (r.values.nr != 1 + n_) return false;
         std::memcpy(r.values.v, &w[3], r.values.nr * sizeof(uint64_t));
-        const size_t regs = 3 + r.values.nr;
+        size_t regs = 3 + r.values.nr;
+        r.depth = 0;
+        if (chains_) {
+            const size_t taken = read_call_chain(&w[regs], words - regs, r.chain, kMaxCallDepth);
+            if (taken == SIZE_MAX) return false;
+            r.depth = static_cast<uint32_t>(taken);
+            regs += 1 + w[regs];
+        }
         if (words < regs + 2 || w[regs] == PERF_SAMPLE_REGS_ABI_NONE) return false;  // no user context
         r.pc = w[regs + 1];
         return true;
@@ -380,6 +404,7 @@ private:
         }
         pending_.pc = r.pc;
         pending_.wall_ns = r.time;
+        take_chain(pending_, r);
     }
 
     void put_pending(SampleSink& sink) noexcept {
@@ -493,6 +518,7 @@ private:
 
     LiveSetScheduler sched_;
     unsigned n_;
+    bool chains_ = false;  // the records carry the user call chain
     int leader_fd_ = -1;
     int fds_[kMaxEvents] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
                             -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
@@ -523,23 +549,25 @@ private:
 
 class PerfBackend final : public Backend {
 public:
-    PerfBackend(std::vector<EventSpec> events, unsigned slots, Rotation rotation)
-        : events_(std::move(events)), slots_(slots), rotation_(rotation) {}
+    PerfBackend(std::vector<EventSpec> events, unsigned slots, Rotation rotation, unsigned call_depth)
+        : events_(std::move(events)), slots_(slots), rotation_(rotation), call_depth_(call_depth) {}
     std::string name() const override { return "perf"; }
     std::unique_ptr<TaskCounters> attach(pid_t tid, bool enable_on_exec, const TickPlan& ticks) override {
-        return std::make_unique<PerfTaskCounters>(events_, slots_, rotation_, tid, enable_on_exec, ticks);
+        return std::make_unique<PerfTaskCounters>(events_, slots_, rotation_, tid, enable_on_exec, ticks, call_depth_);
     }
 
 private:
     std::vector<EventSpec> events_;
     unsigned slots_;
     Rotation rotation_;
+    unsigned call_depth_;
 };
 
 }  // namespace
 
-std::unique_ptr<Backend> make_perf_backend(const std::vector<EventSpec>& events, unsigned slots, Rotation rotation) {
-    return std::make_unique<PerfBackend>(events, slots, rotation);
+std::unique_ptr<Backend> make_perf_backend(const std::vector<EventSpec>& events, unsigned slots, Rotation rotation,
+                                           unsigned call_depth) {
+    return std::make_unique<PerfBackend>(events, slots, rotation, call_depth);
 }
 
 }  // namespace sprof

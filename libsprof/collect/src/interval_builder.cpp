@@ -39,16 +39,17 @@ std::vector<Cell> sorted_cells(std::unordered_map<uint32_t, Cell>& cells) {
 
 }  // namespace
 
-void IntervalBuilder::add(uint32_t function, const RawSample& raw, uint32_t location) {
+void IntervalBuilder::add(uint32_t function, const RawSample& raw, uint32_t location, uint32_t stack) {
+    const Place here{function, location, stack};
     if (!raw.tick) {
-        add_record(function, raw, location);
+        add_record(here, raw);
         return;
     }
     if (!started_) {
         // The interval starts where its first sampling interval started.
         start_ns_ = raw.wall_ns > raw.ref_ns ? raw.wall_ns - raw.ref_ns : 0;
         started_ = true;
-        for (const Record& r : before_first_tick_) add_record(r.function, r.sample, r.location);
+        for (const Record& r : before_first_tick_) add_record(r.at, r.sample);
         before_first_tick_.clear();
         before_first_tick_.shrink_to_fit();
     }
@@ -61,14 +62,15 @@ void IntervalBuilder::add(uint32_t function, const RawSample& raw, uint32_t loca
     RawSample s = raw;
     if (lost_tick_ns_ && entry && last_function_) {
         const double share = lost_share(*last_function_, function, s.ref_ns);
-        if (share > 0) charge(*last_function_, last_location_, split_off(s, share), false, Charge::given_back);
+        if (share > 0)
+            charge({*last_function_, last_location_, last_stack_}, split_off(s, share), false, Charge::given_back);
     } else if (lost_tick_ns_ && !entry) {
         for (TickGaps* g : {&gaps_[function], &all_gaps_}) {
             ++g->samples;
             g->ref_ns += raw.ref_ns;
         }
     }
-    charge(function, location, s, true, entry ? Charge::entry : Charge::inner);
+    charge(here, s, true, entry ? Charge::entry : Charge::inner);
     if (self_sampled_) {
         // The tick's self-sampled counts are what no record took since the
         // last one: where they happened is known only if that record was here.
@@ -78,17 +80,19 @@ void IntervalBuilder::add(uint32_t function, const RawSample& raw, uint32_t loca
     }
     last_function_ = function;
     last_location_ = location;
+    last_stack_ = stack;
     last_record_function_ = function;
 }
 
-void IntervalBuilder::add_record(uint32_t function, const RawSample& s, uint32_t location) {
+void IntervalBuilder::add_record(const Place& at, const RawSample& s) {
+    const uint32_t function = at.function;
     // The time line is the ticks': records before a thread's first tick
     // wait for it, so that a thread never ticked (a main thread that starts
     // others and waits) makes no interval that spans the run; their events
     // go into its first interval (none if it never ticks, as when ticks
     // carried every event).
     if (!started_) {
-        before_first_tick_.push_back({function, location, s});
+        before_first_tick_.push_back({at, s});
         return;
     }
     last_ns_ = std::max(last_ns_, s.wall_ns);
@@ -100,7 +104,8 @@ void IntervalBuilder::add_record(uint32_t function, const RawSample& s, uint32_t
     if (sampled) {  // a record of an event rotated out makes no cell: nothing of it is counted
         FunctionCell& cell = cell_of(functions_, function, n_);
         add_counts(cell);
-        if (location != kNoLocation) add_counts(cell_of(lines_, location, n_));
+        if (at.location != kNoLocation) add_counts(cell_of(lines_, at.location, n_));
+        if (at.stack != kNoStack) add_counts(cell_of(stacks_, at.stack, n_));
         charge_sampled(cell, function, s, false);
     }
     last_record_function_ = function;
@@ -149,7 +154,7 @@ void IntervalBuilder::add_tail(const RawSample& s) {
     if (!last_function_) return;
     ticks_ += ticks_in(s.ref_ns);
     last_ns_ = std::max(last_ns_, s.wall_ns);
-    charge(*last_function_, last_location_, s, false, Charge::inner);
+    charge({*last_function_, last_location_, last_stack_}, s, false, Charge::inner);
 }
 
 uint64_t IntervalBuilder::ticks_in(uint64_t ref_ns) const {
@@ -207,7 +212,7 @@ RawSample IntervalBuilder::split_off(RawSample& s, double share) {
     return part;
 }
 
-void IntervalBuilder::charge(uint32_t function, uint32_t location, const RawSample& s, bool counted, Charge what) {
+void IntervalBuilder::charge(const Place& at, const RawSample& s, bool counted, Charge what) {
     const bool mixed = what != Charge::inner;
     // What the sample adds to each event's carry-forward sum, the same for
     // the function's cell and the location's. Carry-forward carries a rate:
@@ -271,8 +276,9 @@ void IntervalBuilder::charge(uint32_t function, uint32_t location, const RawSamp
             if (!std::isnan(carried[e])) ec.carry = std::isnan(ec.carry) ? carried[e] : ec.carry + carried[e];
         }
     };
-    add_to(cell_of(functions_, function, n_));
-    if (location != kNoLocation) add_to(cell_of(lines_, location, n_));
+    add_to(cell_of(functions_, at.function, n_));
+    if (at.location != kNoLocation) add_to(cell_of(lines_, at.location, n_));
+    if (at.stack != kNoStack) add_to(cell_of(stacks_, at.stack, n_));
 }
 
 Interval IntervalBuilder::take_part() {
@@ -283,6 +289,7 @@ Interval IntervalBuilder::take_part() {
     iv.end_ns = std::max(last_ns_, start_ns_);
     iv.cells = sorted_cells<FunctionCell, &FunctionCell::function>(functions_);
     iv.lines = sorted_cells<LineCell, &LineCell::location>(lines_);
+    iv.stacks = sorted_cells<StackCell, &StackCell::stack>(stacks_);
     return iv;
 }
 

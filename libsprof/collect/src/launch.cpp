@@ -131,6 +131,9 @@ void resolve_run(RunOptions& run, const std::string& tool, Tool collector) {
     // share between two group reads charged to itself; counted at the ticks,
     // whose handler is one group read, they are within 2 %. sprof_pt reads
     // the records from another process: within 0.04 %.
+    // The kernel walks the chain when it records a tick on the task's CPU time.
+    if (call_depth(run) && run.clock != "cpu")
+        throw UsageError("--call-graph needs the CPU-time ticks (--clock cpu): wall-clock ticks carry no call chain");
     const bool pmu_records = collector != Tool::sprof_lib;
     for (EventSpec& ev : run.events)
         ev.self_sampled = run.backend == "perf" && run.clock == "cpu" && can_sample_itself(ev) &&
@@ -138,7 +141,7 @@ void resolve_run(RunOptions& run, const std::string& tool, Tool collector) {
     // The run's counters, once, on this process, through the backend the run
     // will use (its permission rules, not perf's, for cmdev): a run never
     // starts with an event, a timer or a device it cannot have.
-    make_backend(run.backend, run.events, run.slots, run.rotation)->attach(0, false, tick_plan(run));
+    make_backend(run.backend, run.events, run.slots, run.rotation, call_depth(run))->attach(0, false, tick_plan(run));
 }
 
 int collector_main(int argc, char** argv, Tool tool, const std::function<int(RunOptions&)>& body) {

@@ -4,6 +4,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -28,6 +29,27 @@ int paranoid_level() {
     int level = 2;
     in >> level;
     return level;
+}
+
+void apply_call_chain(perf_event_attr& attr, unsigned depth) {
+    if (!depth) return;
+    static const unsigned kernel_max = [] {
+        std::ifstream in("/proc/sys/kernel/perf_event_max_stack");
+        unsigned v = 127;  // the kernel's default
+        in >> v;
+        return v;
+    }();
+    attr.sample_type |= PERF_SAMPLE_CALLCHAIN;
+    attr.exclude_callchain_kernel = 1;  // the program's frames only: what a user may see at paranoid 2
+    attr.sample_max_stack = static_cast<uint16_t>(std::min(depth, kernel_max));
+}
+
+size_t read_call_chain(const uint64_t* words, size_t n, uint64_t* frames, size_t max) noexcept {
+    if (n == 0 || words[0] > n - 1) return SIZE_MAX;
+    size_t taken = 0;
+    for (size_t i = 1; i <= words[0] && taken < max; ++i)
+        if (words[i] < PERF_CONTEXT_MAX) frames[taken++] = words[i];  // PERF_CONTEXT_USER & co. mark, not frames
+    return taken;
 }
 
 bool kernel_counting_allowed() {

@@ -25,6 +25,8 @@ TickPlan tick_plan(const RunOptions& run) {
     return {run.sample_interval_ns, ticks_dropped_in_kernel(run) ? 0.0 : run.tick_dither, run.rotation.seed};
 }
 
+unsigned call_depth(const RunOptions& run) { return run.call_graph == "fp" ? run.call_graph_depth : 0; }
+
 bool ticks_dropped_in_kernel(const RunOptions& run) { return run.clock == "cpu" && !kernel_counting_allowed(); }
 
 const char* tool_name(Tool tool) {
@@ -170,6 +172,23 @@ const OptionRow kOptions[] = {
      "seed of --locality's sample points (default: random; recorded)",
      [](RunOptions& r, const std::string& v) { r.locality.seed = parse_whole("--locality-seed", v, 0, UINT64_MAX); },
      [](const RunOptions& r) { return r.locality.present ? std::to_string(r.locality.seed) : std::string(); }},
+    {"call-graph", 'g', "fp|none", Option::call_graph, kCollectors,
+     "record each tick's user call chain, walked by the kernel through\n"
+     "frame pointers (fp; code built with -fno-omit-frame-pointer), or\n"
+     "none (default)",
+     [](RunOptions& r, const std::string& v) {
+         if (v != "fp" && v != "none")
+             throw UsageError("unknown call graph '" + v + "' (use fp, or none; dwarf is not there yet)");
+         r.call_graph = v;
+     },
+     [](const RunOptions& r) { return r.call_graph; }},
+    {"call-graph-depth", 0, "N", Option::call_graph_depth, kCollectors,
+     "frames per call chain at most (default 128; the kernel's\n"
+     "kernel.perf_event_max_stack, 127 by default, caps it)",
+     [](RunOptions& r, const std::string& v) {
+         r.call_graph_depth = static_cast<unsigned>(parse_whole("call graph depth", v, 1, kMaxCallDepth));
+     },
+     [](const RunOptions& r) { return std::to_string(r.call_graph_depth); }},
     {"quiet", 'q', nullptr, Option::quiet, kAll, "no notes (such as why the default events were chosen); errors stay",
      [](RunOptions& r, const std::string&) { r.quiet = true; },
      [](const RunOptions& r) { return std::string(r.quiet ? "1" : ""); }},

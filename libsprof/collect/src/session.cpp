@@ -77,10 +77,25 @@ ProfileWriter& ProfileSession::writer() {
     return writer_;
 }
 
+void ProfileSession::write_names() {
+    locations_.write_new(writer_);
+    stacks_.write_new(writer_);
+}
+
 void ProfileSession::flush(IntervalBuilder& b, uint64_t end_ns) {
     if (b.empty()) return;
-    locations_.write_new(writer_);
+    write_names();
     writer_.add_interval(b.close(end_ns));
+}
+
+uint32_t ProfileSession::stack_of(const RawSample& s, const Code& leaf) {
+    frames_.clear();
+    frames_.push_back(leaf.ref);
+    // chain[0] is the sampled pc itself; a return address names the
+    // instruction after the call, which may lie past the caller's end (a
+    // call to a function that does not return) or on the next line.
+    for (uint32_t i = 1; i < s.depth; ++i) frames_.push_back(code_at(s.chain[i] - 1).ref);
+    return stacks_.intern(frames_);
 }
 
 void ProfileSession::add_sample(uint32_t tid, const RawSample& raw) {
@@ -107,7 +122,7 @@ void ProfileSession::add_sample(uint32_t tid, const RawSample& raw) {
         return;
     }
     const Code code = code_at(s.pc);
-    b.add(code.ref.function, s, code.location);
+    b.add(code.ref.function, s, code.location, s.depth ? stack_of(s, code) : IntervalBuilder::kNoStack);
     if (!s.tick) return;  // an event's own record: no tick, nothing closes
     ++samples_;
     if (!header_.hist_interval_ns && b.ticks() >= header_.hist_samples) flush(b, s.wall_ns);
@@ -120,7 +135,7 @@ void ProfileSession::end_thread(uint32_t tid, uint64_t wall_ns) {
 }
 
 void ProfileSession::flush_parts() {
-    locations_.write_new(writer_);
+    write_names();
     for (auto& [tid, b] : builders_)
         if (b.has_new_part()) writer_.add_interval(b.take_part());
 }

@@ -2,9 +2,11 @@
 // of every record kind. Nothing is trusted: a field past the record's end or
 // a count of items that cannot fit in it is Corrupt.
 #pragma once
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -92,6 +94,21 @@ void read_cell_sums(Decoder& d, Cell& c, uint32_t n_events) {
         ev.coverage_ns = d.u64();
         ev.carry = d.f64();
     }
+}
+
+// The cells of a LINE_CELLS or STACK_CELLS record after its tid and seq,
+// each id below `n_ids` (those read so far); `what` names the id in errors.
+// Such a record holds no spread of the deltas: unknown, not none.
+template <class Cell, uint32_t Cell::*id>
+std::vector<Cell> read_cells_by_id(Decoder& d, uint32_t n_events, size_t n_ids, const char* what) {
+    std::vector<Cell> cells(read_cell_count(d, n_events));
+    for (Cell& c : cells) {
+        c.*id = d.u32();
+        if (c.*id >= n_ids) throw Corrupt{fmt::format("unknown {} id {}", what, c.*id)};
+        read_cell_sums(d, c, n_events);
+        for (EventCell& ev : c.events) ev.sq = ev.entry_sq = NAN;
+    }
+    return cells;
 }
 
 // A place in the code as every record holds it (put_code's inverse).

@@ -21,6 +21,7 @@
 #include "profile_decoder.hpp"
 #include "profile_records.hpp"
 #include "record_checksum.hpp"
+#include "call_stack_records.hpp"
 #include "source_lines_records.hpp"
 #include "sprof/estimator.hpp"
 #include "sprof/profile_io.hpp"
@@ -52,6 +53,8 @@ const char* type_name(uint32_t type) {
         case records::kExactInstructions: return "EXACT_INSTRUCTIONS";
         case records::kCodeLocations: return "CODE_LOCATIONS";
         case records::kLineCells: return "LINE_CELLS";
+        case records::kStacks: return "STACKS";
+        case records::kStackCells: return "STACK_CELLS";
         default: return "unknown";
     }
 }
@@ -275,23 +278,31 @@ public:
 
     // Returns the index of the interval the line cells went into.
     size_t add_lines(Profile& p, records::LineCellsPart&& part) {
-        auto at = interval_at_.find(key(part.tid, part.seq));
-        if (at == interval_at_.end())
-            throw Corrupt{fmt::format("line cells of thread {} interval {} before its INTERVAL", part.tid, part.seq)};
-        Interval& iv = p.intervals[at->second];
-        if (iv.lines.empty()) {
-            iv.lines = std::move(part.cells);
-            return at->second;
-        }
-        merge_cells<LineCell, &LineCell::location>(iv.lines, part.cells, lines_[at->second]);
-        return at->second;
+        return add_cells<LineCell, &LineCell::location, &Interval::lines>(p, part.tid, part.seq, part.cells, lines_,
+                                                                          "line");
+    }
+    // Returns the index of the interval the stack cells went into.
+    size_t add_stacks(Profile& p, records::StackCellsPart&& part) {
+        return add_cells<StackCell, &StackCell::stack, &Interval::stacks>(p, part.tid, part.seq, part.cells, stacks_,
+                                                                          "stack");
     }
 
 private:
+    using Index = std::unordered_map<size_t, std::unordered_map<uint32_t, size_t>>;
+    template <class Cell, uint32_t Cell::*id, std::vector<Cell> Interval::*field>
+    size_t add_cells(Profile& p, uint32_t tid, uint32_t seq, std::vector<Cell>& cells, Index& index, const char* what) {
+        auto at = interval_at_.find(key(tid, seq));
+        if (at == interval_at_.end())
+            throw Corrupt{fmt::format("{} cells of thread {} interval {} before its INTERVAL", what, tid, seq)};
+        std::vector<Cell>& into = p.intervals[at->second].*field;
+        if (into.empty()) into = std::move(cells);
+        else merge_cells<Cell, id>(into, cells, index[at->second]);
+        return at->second;
+    }
     static uint64_t key(uint32_t tid, uint32_t seq) { return uint64_t{tid} << 32 | seq; }
     std::unordered_map<uint64_t, size_t> interval_at_;  // (tid, seq) → index in Profile::intervals
-    // Per merged interval: function → cell, location → line cell.
-    std::unordered_map<size_t, std::unordered_map<uint32_t, size_t>> cells_, lines_;
+    // Per merged interval: function → cell, location → line cell, stack → stack cell.
+    Index cells_, lines_, stacks_;
 };
 
 void read_end(Decoder& d, ProfileEnd& end) {
@@ -372,6 +383,10 @@ struct ProfileStream::State {
         profile.lines.locations.clear();
         profile.lines.addresses.clear();
         for (Interval& iv : profile.intervals) iv.lines.clear();
+        // Stack ids continue over STACKS records, as location ids do.
+        lines_lost |= !profile.stacks.empty();
+        profile.stacks.clear();
+        for (Interval& iv : profile.intervals) iv.stacks.clear();
     }
 
     // With salvage, what was passed over, as one warning line.
@@ -388,7 +403,7 @@ struct ProfileStream::State {
         profile.warnings.push_back(
             fmt::format("{}: salvaged: passed over {} corrupt record{} at {}{}", name, skipped.size(),
                         skipped.size() == 1 ? "" : "s", where,
-                        lines_lost ? "; source lines dropped (which ones it held cannot be told)" : ""));
+                        lines_lost ? "; source lines and call paths dropped (which ones it held cannot be told)" : ""));
     }
 
     // The 16 bytes of the file header, once they are all there; a wrong
@@ -458,6 +473,17 @@ struct ProfileStream::State {
                 case records::kLineCells:
                     if (profile.version_minor >= records::kSourceLinesMinor && !lines_dropped()) {
                         const size_t at = merger.add_lines(profile, records::read_line_cells(d, profile));
+                        if (track_changes) changed.push_back(at);
+                    }
+                    break;
+                // Call paths: types 21 and 22 from minor 13 on.
+                case records::kStacks:
+                    if (profile.version_minor >= records::kCallPathsMinor && !lines_dropped())
+                        records::read_stacks(d, profile);
+                    break;
+                case records::kStackCells:
+                    if (profile.version_minor >= records::kCallPathsMinor && !lines_dropped()) {
+                        const size_t at = merger.add_stacks(profile, records::read_stack_cells(d, profile));
                         if (track_changes) changed.push_back(at);
                     }
                     break;

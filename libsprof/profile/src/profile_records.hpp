@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "sprof/crc32c.hpp"
 #include "sprof/profile.hpp"
@@ -50,7 +51,12 @@ enum Type : uint32_t {
     // roulette won), laid out as TENURES: a reader of 1.8 or older, which
     // rejects those in TENURES, skips this kind.
     kTenuresWeighted = 20,
+    // Call paths (minor 13)
+    kStacks = 21,
+    kStackCells = 22,
 };
+// The first minor version whose files may hold types 21 and 22.
+constexpr uint16_t kCallPathsMinor = 13;
 // The first minor version whose files may hold types 18 and 19.
 constexpr uint16_t kSourceLinesMinor = 6;
 // From minor 7 on, collectors leave the lines of their addresses to the reader.
@@ -70,6 +76,9 @@ constexpr size_t kEventSpreadSize = 8 + 8 + 8 + 8;
 constexpr size_t kLocationFixedSize = 4 + 4 + 4 + 4;
 constexpr size_t kInlinedCallSize = 4 + 4 + 4;
 constexpr size_t kCodeAddressSize = 4 + 8 + 4 + 4;
+// STACKS: a stack's frame count, each frame (function, address).
+constexpr size_t kStackFixedSize = 4;
+constexpr size_t kFrameSize = 4 + 8;
 
 // One sample of a REUSE_SAMPLES record: tid, window, distance, sample
 // (function, address), trigger (function, address), data address, size, flags.
@@ -145,9 +154,9 @@ inline void put_code(Encoder& e, const CodeRef& c) {
     e.u64(c.address);
 }
 
-// One cell of an INTERVAL or LINE_CELLS record: the function or location
-// id, then the sums (events in the HEADER's order).
-template <class Cell>  // FunctionCell or LineCell
+// One cell of an INTERVAL, LINE_CELLS or STACK_CELLS record: the function,
+// location or stack id, then the sums (events in the HEADER's order).
+template <class Cell>  // FunctionCell, LineCell or StackCell
 void put_cell(Encoder& e, uint32_t id, const Cell& c) {
     e.u32(id);
     e.u64(c.samples);
@@ -157,6 +166,19 @@ void put_cell(Encoder& e, uint32_t id, const Cell& c) {
         e.u64(ev.coverage_ns);
         e.f64(ev.carry);
     }
+}
+
+// A LINE_CELLS or STACK_CELLS record: the interval's tid and seq, then its
+// cells by location or stack id.
+template <class Cell, uint32_t Cell::*id>
+void put_cells_record(Encoder& e, uint32_t type, const Interval& iv, const std::vector<Cell>& cells, size_t n_events) {
+    e.begin_record(type);
+    e.u32(iv.tid);
+    e.u32(iv.seq);
+    e.u32(static_cast<uint32_t>(cells.size()));
+    e.u32(static_cast<uint32_t>(n_events));
+    for (const Cell& c : cells) put_cell(e, c.*id, c);
+    e.end_record();
 }
 
 }  // namespace sprof::records

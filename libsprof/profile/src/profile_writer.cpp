@@ -11,6 +11,7 @@
 
 #include "locality_checks.hpp"
 #include "profile_records.hpp"
+#include "call_stack_records.hpp"
 #include "source_lines_records.hpp"
 #include "sprof/profile_io.hpp"
 
@@ -123,9 +124,17 @@ void put_source_lines(Encoder& e, const SourceLines& batch, uint32_t& n_strings,
     records::put_code_locations(e, batch);
 }
 
-// An INTERVAL record, and its LINE_CELLS record when it has line cells.
+// New stacks; `n_stacks` learns them.
+void put_stacks(Encoder& e, const std::vector<CallStack>& batch, size_t& n_stacks, uint32_t n_functions,
+                const std::string& path) {
+    for (const CallStack& st : batch) check(records::stack_problem(st, n_functions), path, "STACKS");
+    records::put_stacks(e, batch);
+    n_stacks += batch.size();
+}
+
+// An INTERVAL record, and its LINE_CELLS and STACK_CELLS records when it has such cells.
 void put_interval(Encoder& e, const Interval& iv, size_t n_events, uint32_t n_functions, size_t n_locations,
-                  const std::string& path) {
+                  size_t n_stacks, const std::string& path) {
     e.begin_record(records::kInterval);
     e.u32(iv.tid);
     e.u32(iv.seq);
@@ -152,6 +161,14 @@ void put_interval(Encoder& e, const Interval& iv, size_t n_events, uint32_t n_fu
         }
     }
     e.end_record();
+    for (const StackCell& c : iv.stacks) {
+        if (c.stack >= n_stacks)
+            fail(path, fmt::format("interval {} of thread {} refers to unknown stack id {}", iv.seq, iv.tid, c.stack));
+        if (c.events.size() != n_events)
+            fail(path, fmt::format("interval {} of thread {} has a stack cell with {} events, the header has {}",
+                                   iv.seq, iv.tid, c.events.size(), n_events));
+    }
+    if (!iv.stacks.empty()) records::put_stack_cells(e, iv, n_events);
     if (iv.lines.empty()) return;
     for (const LineCell& c : iv.lines) {
         if (c.location >= n_locations)
@@ -395,8 +412,17 @@ void ProfileWriter::add_thread(const ProfileThread& th) {
 void ProfileWriter::add_interval(const Interval& iv) {
     require_open("add_interval");
     Encoder e = fresh_native(buffer_);
-    put_interval(e, iv, n_events_, n_functions_, location_function_.size(), path_);
-    write_buffer();  // INTERVAL and LINE_CELLS with one write(): a killed run keeps both or neither
+    put_interval(e, iv, n_events_, n_functions_, location_function_.size(), n_stacks_, path_);
+    write_buffer();  // INTERVAL and its cells with one write(): a killed run keeps all or none
+}
+
+void ProfileWriter::add_stacks(const std::vector<CallStack>& batch) {
+    require_open("add_stacks");
+    Encoder e = fresh_native(buffer_);
+    size_t n = n_stacks_;
+    put_stacks(e, batch, n, n_functions_, path_);
+    write_buffer();
+    n_stacks_ = n;  // a batch not written names nothing later records may refer to
 }
 
 void ProfileWriter::add_source_lines(const SourceLines& batch) {
@@ -533,8 +559,10 @@ std::string encode_profile(const Profile& profile, ByteOrder order) {
     uint32_t n_strings = 0;
     std::vector<uint32_t> location_function;
     if (!profile.lines.empty()) put_source_lines(e, profile.lines, n_strings, location_function, n_functions, name);
+    size_t n_stacks = 0;
+    if (!profile.stacks.empty()) put_stacks(e, profile.stacks, n_stacks, n_functions, name);
     for (const auto& iv : profile.intervals)
-        put_interval(e, iv, profile.header.events.size(), n_functions, location_function.size(), name);
+        put_interval(e, iv, profile.header.events.size(), n_functions, location_function.size(), n_stacks, name);
     const Locality& loc = profile.locality;
     if (loc.run.present) {
         put_locality_run(e, loc.run, name);

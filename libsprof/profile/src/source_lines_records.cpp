@@ -54,13 +54,7 @@ void put_code_locations(Encoder& e, const SourceLines& batch) {
 }
 
 void put_line_cells(Encoder& e, const Interval& iv, size_t n_events) {
-    e.begin_record(kLineCells);
-    e.u32(iv.tid);
-    e.u32(iv.seq);
-    e.u32(static_cast<uint32_t>(iv.lines.size()));
-    e.u32(static_cast<uint32_t>(n_events));
-    for (const LineCell& c : iv.lines) put_cell(e, c.location, c);
-    e.end_record();
+    put_cells_record<LineCell, &LineCell::location>(e, kLineCells, iv, iv.lines, n_events);
 }
 
 void read_code_locations(Decoder& d, Profile& p, std::vector<uint32_t>& location_function) {
@@ -100,15 +94,8 @@ LineCellsPart read_line_cells(Decoder& d, const Profile& p) {
     LineCellsPart part;
     part.tid = d.u32();
     part.seq = d.u32();
-    const auto n_events = static_cast<uint32_t>(p.header.events.size());
-    part.cells.resize(read_cell_count(d, n_events));
-    for (LineCell& c : part.cells) {
-        c.location = d.u32();
-        if (c.location >= p.lines.locations.size()) throw Corrupt{fmt::format("unknown location id {}", c.location)};
-        read_cell_sums(d, c, n_events);
-        // The record holds no spread of the deltas: unknown, not none.
-        for (EventCell& ev : c.events) ev.sq = ev.entry_sq = NAN;
-    }
+    part.cells = read_cells_by_id<LineCell, &LineCell::location>(
+        d, static_cast<uint32_t>(p.header.events.size()), p.lines.locations.size(), "location");
     return part;
 }
 

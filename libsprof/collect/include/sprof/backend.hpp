@@ -81,15 +81,19 @@ public:
 };
 
 // Every thread's live sets follow `rotation`, from its own stream of the
-// seed (rotation_stream of its tid).
-std::unique_ptr<Backend> make_perf_backend(const std::vector<EventSpec>& events, unsigned slots, Rotation rotation);
+// seed (rotation_stream of its tid). With call_depth > 0 every tick and
+// every event's own record carries the user call chain (RawSample::chain,
+// frame pointers), at most call_depth frames.
+std::unique_ptr<Backend> make_perf_backend(const std::vector<EventSpec>& events, unsigned slots, Rotation rotation,
+                                           unsigned call_depth);
 // /dev/cmdev from kmod/cmdev.ko; the module rotates the live set. Throws
 // BackendError when the device is missing or speaks another ABI.
 std::unique_ptr<Backend> make_cmdev_backend(const std::vector<EventSpec>& events, unsigned slots,
                                             Rotation rotation);
 
-// "perf" (perf_event_open) or "cmdev" (/dev/cmdev). Throws BackendError.
+// "perf" (perf_event_open) or "cmdev" (/dev/cmdev; no call chains: its
+// ticks are not the kernel's records). Throws BackendError.
 std::unique_ptr<Backend> make_backend(const std::string& name, const std::vector<EventSpec>& events, unsigned slots,
-                                      Rotation rotation);
+                                      Rotation rotation, unsigned call_depth);
 
 }  // namespace sprof

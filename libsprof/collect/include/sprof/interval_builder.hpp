@@ -24,12 +24,15 @@ public:
     IntervalBuilder(uint32_t tid, unsigned n_events, uint64_t lost_tick_ns = 0, uint32_t self_sampled = 0);
 
     // Charges the sample to `function` and, unless kNoLocation, to the
-    // source location `location` (a line cell with the same sums). A sample
+    // source location `location` (a line cell with the same sums), and
+    // unless kNoStack, to the call path `stack` (a stack cell, the same
+    // sums again). A sample
     // that enters `function` after lost ticks gives the previous function
     // the share of them that was likely its own (lost_share()). An event's
     // own record (RawSample::tick false) adds only its events.
-    void add(uint32_t function, const RawSample& s, uint32_t location = kNoLocation);
+    void add(uint32_t function, const RawSample& s, uint32_t location = kNoLocation, uint32_t stack = kNoStack);
     static constexpr uint32_t kNoLocation = UINT32_MAX;
+    static constexpr uint32_t kNoStack = UINT32_MAX;
     // A thread's tail (kTailPc): its reference time and deltas go to the
     // function (and location) of its last sample, as time without a sample.
     // Nothing when the thread had no sample.
@@ -63,10 +66,14 @@ private:
     // the part of an entering sample that lost_share() gives back to the
     // function before, mixed like an entry's but no visit of its own.
     enum class Charge { inner, entry, given_back };
-    // Charges one sample, or a part, to a function's cell and its location's.
+    // Where a sample is charged: its function, source location and call path.
+    struct Place {
+        uint32_t function, location, stack;
+    };
+    // Charges one sample, or a part, to a function's cell, its location's and its stack's.
     // Mixed deltas (an entry, a part given back) go to the cell's entry part,
     // which the estimator keeps out of the function's own rate.
-    void charge(uint32_t function, uint32_t location, const RawSample& s, bool counted, Charge what);
+    void charge(const Place& at, const RawSample& s, bool counted, Charge what);
     // The share of an entering sample's reference time that belongs to the
     // previous function: the expected number of its ticks among the lost
     // ones, given how often each of the two loses a tick.
@@ -83,7 +90,7 @@ private:
     // live time is split like the rest.
     RawSample split_off(RawSample& s, double share);
     // An event's own record: its self-sampled events to the function.
-    void add_record(uint32_t function, const RawSample& s, uint32_t location);
+    void add_record(const Place& at, const RawSample& s);
     // Self-sampled events charged to `function` since the last tick, for
     // the cell's sq; ambiguous ones (the stretch since the previous record
     // began in another function) to its entry_count, and to the entry_sq of
@@ -109,11 +116,13 @@ private:
     // Since the last part: by function, and by source location.
     std::unordered_map<uint32_t, FunctionCell> functions_;
     std::unordered_map<uint32_t, LineCell> lines_;
+    std::unordered_map<uint32_t, StackCell> stacks_;
     // Carry-forward state per event: its rate (count per ns of reference
     // time) when last counted; NaN = never counted.
     std::vector<double> last_rate_;
     std::optional<uint32_t> last_function_;  // of the thread's previous sample, across intervals
     uint32_t last_location_ = kNoLocation;
+    uint32_t last_stack_ = kNoStack;
     std::unordered_map<uint32_t, TickGaps> gaps_;  // by function: its samples that did not enter it
     TickGaps all_gaps_;                            // the same over all functions
     std::mt19937_64 rounding_;
@@ -127,8 +136,7 @@ private:
     std::unordered_map<uint32_t, std::vector<uint64_t>> charged_elsewhere_;
     // Records that came before the thread's first tick (add_record).
     struct Record {
-        uint32_t function;
-        uint32_t location;
+        Place at;
         RawSample sample;
     };
     std::vector<Record> before_first_tick_;

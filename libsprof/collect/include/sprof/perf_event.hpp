@@ -3,6 +3,8 @@
 #include <linux/perf_event.h>
 #include <sys/types.h>
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace sprof {
@@ -33,6 +35,18 @@ std::string perf_open_error(const std::string& event_name, const perf_event_attr
 // Whether the event takes one of the PMU's physical counters (a hardware,
 // cache, raw or dynamic-PMU event), as opposed to a kernel software event.
 bool takes_a_counter(const perf_event_attr& attr);
+
+// Asks the kernel for the user call chain in every sample record (frame
+// pointers, as perf record -g): PERF_SAMPLE_CALLCHAIN without the kernel's
+// part, at most `depth` frames and no more than kernel.perf_event_max_stack
+// allows (a deeper request is refused with EOVERFLOW). depth 0: none.
+void apply_call_chain(perf_event_attr& attr, unsigned depth);
+
+// The user frames of a record's PERF_SAMPLE_CALLCHAIN block (`words`: its
+// `nr` and the entries after it, `n` words in all) into `frames` (at most
+// `max`), without the kernel's context markers. Returns the frames taken,
+// or SIZE_MAX when the block does not fit in `n` words. Async-signal-safe.
+size_t read_call_chain(const uint64_t* words, size_t n, uint64_t* frames, size_t max) noexcept;
 
 // Why `event_name`, which opens alone, was refused live as a member of a
 // group that already holds `live_before` live events that take a counter:

@@ -11,8 +11,10 @@ namespace sprof {
 
 class PerfRing {
 public:
-    // Largest record handed out whole; larger ones are skipped (none of ours is).
-    static constexpr size_t kMaxRecord = 512;
+    // Largest record handed out whole; larger ones are skipped (none of
+    // ours is: a group of kMaxEvents with a call chain of kMaxCallDepth
+    // frames and its context markers is under 1,700 bytes).
+    static constexpr size_t kMaxRecord = 2048;
 
     PerfRing() = default;
     ~PerfRing() { unmap(); }

@@ -32,7 +32,8 @@ const char* tool_name(Tool tool);
 // What a source can give; -H and --hist-interval both give the histogram.
 enum class Option {
     events, slots, sample_interval, tick_dither, histogram, output, control, backend, clock, follow,
-    attach_pids, attach_tids, duration, rotation, rotation_seed, locality, line_size, locality_seed, quiet,
+    attach_pids, attach_tids, duration, rotation, rotation_seed, locality, line_size, locality_seed, call_graph,
+    call_graph_depth, quiet,
     list_events, version, help
 };
 constexpr size_t kOptionCount = static_cast<size_t>(Option::help) + 1;
@@ -53,6 +54,8 @@ struct RunOptions {
     uint64_t duration_ns = 0;           // sprof_pt --duration: detach after this long; 0 = at SIGINT/SIGTERM
     Rotation rotation;                  // --rotation, --rotation-seed (random unless given; recorded)
     LocalityRun locality;               // sprof_lib --locality, --line-size, --locality-seed
+    std::string call_graph = "none";    // -g/--call-graph: none | fp (frame pointers)
+    unsigned call_graph_depth = kMaxCallDepth;  // --call-graph-depth: frames per chain at most
     std::string control;                // the control file in use (absolute path once applied)
     std::vector<ObjectSymbols> tables;  // its function tables: the program first, then its libraries
     bool quiet = false;                 // -q: no notes (the default events' reason…); errors stay
@@ -81,6 +84,8 @@ constexpr double kMaxTickDither = 0.5;
 // (IntervalBuilder::ticks_in), so the period stays fixed there: dithering
 // such runs needs each sample's own period in the profile first.
 TickPlan tick_plan(const RunOptions& run);
+// The frames the backend is to record per tick: 0 without --call-graph.
+unsigned call_depth(const RunOptions& run);
 bool ticks_dropped_in_kernel(const RunOptions& run);
 
 // Parses the options of `tool` before the program into `run`, marking each

@@ -7,6 +7,9 @@
 namespace sprof {
 
 constexpr unsigned kMaxEvents = 32;  // events per run (N); live set masks are 32-bit
+// Frames of a call chain at most (--call-graph-depth); the kernel allows
+// perf_event_max_stack of them (127 by default).
+constexpr unsigned kMaxCallDepth = 128;
 
 // The pc of a thread's tail: no tick, but what its counters counted from its
 // last tick to its end (TaskCounters::tail), which goes to the function of
@@ -33,6 +36,12 @@ struct RawSample {
     // part of delta[e] whose place on that stretch is not known: all of an
     // event that did not overflow here, all but the last of the one that did.
     bool tick = true;
+    // The user call chain the kernel recorded with the tick or record
+    // (--call-graph): chain[0] is the sampled pc, then the return addresses
+    // of its callers, innermost first. depth 0: none was asked for (or the
+    // kernel had no user context to walk).
+    uint32_t depth = 0;
+    uint64_t chain[kMaxCallDepth];
 
     uint64_t coverage(unsigned e) const { return partial_mask & (1u << e) ? cover_ns[e] : ref_ns; }
 };

@@ -15,6 +15,7 @@
 
 #include <tsl/robin_map.h>
 
+#include "sprof/call_stacks.hpp"
 #include "sprof/code_locations.hpp"
 #include "sprof/interval_builder.hpp"
 #include "sprof/profile_io.hpp"
@@ -73,6 +74,11 @@ private:
     // Function, address and source location of a PC (resolved, and their
     // records made, on first sight).
     Code code_at(uint64_t pc);
+    // The stack of a sample with a call chain: its code, then each caller
+    // at its call (the return address less one).
+    uint32_t stack_of(const RawSample& s, const Code& leaf);
+    // Locations, then stacks: what the next interval may name.
+    void write_names();
     uint32_t function_id(const Resolved& r);
     void flush(IntervalBuilder& b, uint64_t end_ns);
     ProfileEnd make_end(EndHow how, int value, uint64_t lost_samples) const;
@@ -82,6 +88,8 @@ private:
     ProfileHeader header_;
     AddressSpace space_;
     CodeLocations locations_;
+    CallStacks stacks_;
+    std::vector<CodeRef> frames_;  // stack_of's scratch
     std::vector<ObjectSymbols> tables_;
     pid_t pid_;
     uint64_t t0_ns_;

@@ -35,7 +35,9 @@ constexpr uint16_t kFormatMajor = 1;
 // Minor 12: every record's payload ends with the CRC32C of the record (a
 // damaged file is told from a cut-short one); HEADER ends with the file
 // header's minor again. Older readers take the checksum for appended fields.
-constexpr uint16_t kFormatMinor = 12;
+// Minor 13: call paths (Profile::stacks, Interval::stacks): STACKS and
+// STACK_CELLS records; older readers skip them.
+constexpr uint16_t kFormatMinor = 13;
 
 // How a profile is read. `salvage`: damaged records (minor 12 on, their
 // checksum fails) are passed over and named in a warning instead of being
@@ -163,6 +165,15 @@ struct LineCell {
     std::vector<EventCell> events;
 };
 
+// The same sums per call path (format 1.13): the stack cells of an interval
+// add up to its function cells where every sample carried a chain.
+struct StackCell {
+    uint32_t stack = 0;            // CallStack id (Profile::stacks)
+    uint64_t samples = 0;
+    uint64_t time_ns = 0;
+    std::vector<EventCell> events;
+};
+
 struct Interval {
     uint32_t tid = 0;
     uint32_t seq = 0;              // 0, 1, 2 … per thread
@@ -170,6 +181,7 @@ struct Interval {
     uint64_t end_ns = 0;
     std::vector<FunctionCell> cells;
     std::vector<LineCell> lines;   // empty in profiles without source lines
+    std::vector<StackCell> stacks{};  // empty in profiles without call paths (an initializer: older code lists the fields before it)
 };
 
 // How the profiled image ended (END fields appended after lost_samples;
@@ -398,6 +410,17 @@ struct SourceLines {
     bool empty() const { return strings.empty() && locations.empty() && addresses.empty(); }
 };
 
+// ---- Call paths (format 1.13) ----
+// A distinct user call chain, stored once: frames[0] is the sampled code,
+// then each caller at its call instruction (the return address less one, so
+// that its function and line are the call's), outermost last. Every frame's
+// address has a row in SourceLines::addresses.
+struct CallStack {
+    std::vector<CodeRef> frames;
+};
+// Frames per stack the reader accepts at most (the collectors write 128).
+constexpr uint32_t kMaxStackFrames = 4096;
+
 struct Profile {
     uint16_t version_major = kFormatMajor, version_minor = kFormatMinor;
     bool foreign_byte_order = false;  // written on a machine of the other byte order
@@ -408,6 +431,7 @@ struct Profile {
     std::vector<Interval> intervals;          // in file order
     Locality locality;                        // empty unless built with sprof-cc
     SourceLines lines;                        // empty before format 1.6
+    std::vector<CallStack> stacks;            // index == id; empty without call paths
     ProfileEnd end;
     std::vector<std::string> warnings;        // e.g. "truncated tail: …"
 

@@ -40,8 +40,12 @@ public:
     void add_function(const ProfileFunction& fn);
     void add_thread(const ProfileThread& th);
     // An interval (or a part of one) and, with the same write(), its line
-    // cells (Interval::lines), whose locations must be written before.
+    // cells (Interval::lines) and stack cells (Interval::stacks), whose
+    // locations and stacks must be written before.
     void add_interval(const Interval& iv);
+    // Call paths (docs/FORMAT.md): new stacks, their ids continuing those
+    // written before. Their frames' functions must be written before.
+    void add_stacks(const std::vector<CallStack>& batch);
     // Source lines (docs/FORMAT.md): new strings, code locations and address
     // rows; their ids continue those written before (the batch's first
     // string is the next string id, and so on). Written before the line
@@ -87,6 +91,7 @@ private:
     std::unordered_map<uint32_t, ExactCurveShape> curve_sizes_;  // tid → sizes of its exact curve
     uint32_t n_strings_ = 0;                  // source-line strings written so far
     std::vector<uint32_t> location_function_; // the function of every code location written
+    size_t n_stacks_ = 0;                     // call stacks written so far
 };
 
 enum class ByteOrder { native, swapped };

@@ -1,0 +1,5 @@
+# Call paths under sprof_lib -g fp: callers' shares, recursion depth and the
+# folded export against what call_tree measured (call_paths_vs_truth, common.sh).
+source "$(dirname "$0")/common.sh" "$1"
+call_paths_vs_truth sprof_lib
+pass "sprof_lib: call paths as the program measured them"
