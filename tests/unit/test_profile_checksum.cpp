@@ -121,11 +121,11 @@ TEST_CASE("a byte changed anywhere is an error naming its record; --salvage read
         const std::string error = error_of(bad);
         CAPTURE(error);
         if (i < 16) {  // the file header: each part is checked on its own
-            const char* what = i < 8    ? "t.sprof: not an sprof profile (bad magic)"
-                               : i < 12 ? "t.sprof: not an sprof profile (unknown byte-order tag"
-                               : i < 14 ? "t.sprof: profile format version "
-                                        : "t.sprof: corrupt HEADER record at byte 16 (written as format 1.12, the "
-                                          "file header at byte 14 says 1.";
+            const std::string what = i < 8    ? "t.sprof: not an sprof profile (bad magic)"
+                                     : i < 12 ? "t.sprof: not an sprof profile (unknown byte-order tag"
+                                     : i < 14 ? "t.sprof: profile format version "
+                                              : "t.sprof: corrupt HEADER record at byte 16 (written as format 1." +
+                                                    std::to_string(kFormatMinor) + ", the file header at byte 14 says 1.";
             CHECK(error.starts_with(what));
             continue;
         }
