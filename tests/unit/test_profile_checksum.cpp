@@ -203,3 +203,23 @@ TEST_CASE("a length damaged past the end of the file is told from a write cut sh
         CHECK(got.warnings[0] == "t.sprof: truncated after 13 complete intervals (5 bytes ignored)");
     }
 }
+
+TEST_CASE("a write cut inside an interval's line cells drops that interval: every report sees the same intervals") {
+    Profile p = lines_profile();
+    p.intervals.back().lines = p.intervals.front().lines;
+    const std::string good = encode_profile(p);
+    size_t last_cells = 0;  // the LINE_CELLS record of the last interval
+    for (size_t r : record_offsets(good))
+        if (get_u32(good, r) == 19) last_cells = r;
+    REQUIRE(last_cells > 0);
+    for (size_t cut : {last_cells + 4, last_cells + 9, last_cells + 20}) {
+        CAPTURE(cut);
+        const Profile got = parse_profile(good.substr(0, cut), "t.sprof");
+        CHECK(got.intervals.size() == p.intervals.size() - 1);
+        REQUIRE(got.warnings.size() == 1);
+        CHECK(got.warnings[0].starts_with("t.sprof: truncated after 2 complete intervals"));
+    }
+    // Cut before its cells begin, the interval is whole as far as the file can tell.
+    const Profile before = parse_profile(good.substr(0, last_cells + 3), "t.sprof");
+    CHECK(before.intervals.size() == p.intervals.size());
+}

@@ -327,6 +327,7 @@ struct ProfileStream::State {
     bool file_header_read = false;
     bool swap = false;
     bool have_header = false;
+    bool last_interval_new = false;  // the last INTERVAL record began an interval (was not a later part of one)
     uint64_t consumed = 0;
     uint64_t end_at = 0;  // where the END record starts, when one was read
     Profile profile;
@@ -445,7 +446,9 @@ struct ProfileStream::State {
                 case records::kFunction: read_function(d, profile, salvaging()); break;
                 case records::kThread: read_thread(d, profile); break;
                 case records::kInterval: {
+                    const size_t before = profile.intervals.size();
                     const size_t at = merger.add(profile, read_interval(d, profile, salvaging()));
+                    last_interval_new = profile.intervals.size() > before;
                     if (track_changes) changed.push_back(at);
                     break;
                 }
@@ -567,6 +570,14 @@ Profile ProfileStream::finish(std::string_view tail) && {
     const size_t unconsumed = tail.size();
     if (unconsumed > 0) {
         if (!s.have_header) s.fail(fmt::format("truncated inside the HEADER record at byte {}", s.consumed));
+        // The writer puts an interval and its cells (LINE_CELLS, STACK_CELLS)
+        // in one write(): cut inside them, the last interval is torn, and kept
+        // it would count in the flat report and not in --lines. (A later part
+        // of an interval, merged into it, cannot be taken back out.)
+        if (unconsumed >= sizeof(uint32_t) && s.last_interval_new) {
+            const uint32_t torn = Decoder(tail.data(), sizeof(uint32_t), s.swap).u32();
+            if (torn == records::kLineCells || torn == records::kStackCells) s.profile.intervals.pop_back();
+        }
         s.profile.warnings.push_back(fmt::format("{}: truncated after {} complete intervals ({} bytes ignored)",
                                                  s.name, s.profile.intervals.size(), unconsumed));
         return std::move(s.profile);
