@@ -304,9 +304,6 @@ MissRatioCurve sampled_random_curve(const LocalityData& data, const std::vector<
         const double lines = footprint(s), own = stream_accesses(s);
         const FootprintGrowth growth(s);
         RandomInput in = random_input(s, growth);
-        place_in_steps(in.windows, growth);
-        std::vector<double> shares;
-        for (double a : in.accesses) shares.push_back(a / accesses);
         RandomInput all = random_input(whole_thread(s), growth);  // StatCache's single equation
         // R falls as the cache grows: each size starts from the last one's
         RandomSolution solution, whole_solution;
@@ -319,8 +316,11 @@ MissRatioCurve sampled_random_curve(const LocalityData& data, const std::vector<
             solve_random_miss_ratios(all.windows, cache, whole_solution);
             for (size_t j = 0; j < all.windows.size(); ++j)
                 whole[k] += all.accesses[j] / accesses * whole_solution.miss_ratio[j];
-            variance[k] += random_miss_ratio_variance(in.windows, shares, cache, solution);
-            for (size_t j = 0; j < in.windows.size(); ++j) ratio[k] += shares[j] * solution.miss_ratio[j];
+            for (size_t j = 0; j < in.windows.size(); ++j) {
+                const double share = in.accesses[j] / accesses;
+                ratio[k] += share * solution.miss_ratio[j];
+                variance[k] += share * share * random_miss_ratio_variance(in.windows, j, cache, solution);
+            }
         }
     }
     MissRatioCurve curve;

@@ -24,12 +24,10 @@
 //   model's own error: the distance to StatStack's conversion with one
 //   distribution for the whole thread.
 // * Random replacement: the delta method on each kind's equation
-//   (statcache.hpp), normal, each sample moving R through its own outcome
-//   and through the estimates it is part of (its window's cold share, the
-//   thread's cold misses K and its footprint's fit F(t)), and the model's
-//   own error: the distance to StatCache's single equation over each whole
-//   thread, the two added in quadrature. A bootstrap would solve the
-//   equations anew per replicate, 200 times the model's cost.
+//   (statcache.hpp), normal, and the model's own error: the distance to
+//   StatCache's single equation over each whole thread, the two added in
+//   quadrature. A bootstrap would solve the equations anew per replicate,
+//   200 times the model's cost.
 // * LRU's also holds Wilson's binomial interval for the share of missing
 //   samples, which alone has a width where nearly none or nearly all miss;
 //   random replacement's that of the share never reused (the cold misses).

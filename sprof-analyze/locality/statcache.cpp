@@ -92,7 +92,7 @@ WindowReuses bucket_window(std::span<const StreamSample> samples, uint32_t own, 
         w.total += s.weight;
         if (s.distance == kNoReuse) {
             w.no_reuse += s.weight;
-            w.never.push_back({s.weight, s.position});
+            w.no_reuse2 += s.weight * s.weight;
             continue;
         }
         const auto first = static_cast<uint32_t>(parts.size());
@@ -110,15 +110,15 @@ WindowReuses bucket_window(std::span<const StreamSample> samples, uint32_t own, 
         const StreamSample& x = *r.sample;
         const bool alone = r.key == ~uint64_t{0};
         if (i == 0 || alone || r.key != reused[i - 1].key) {
-            w.entries.push_back({static_cast<uint32_t>(w.parts.size()), r.count, 0, 0});
+            w.entries.push_back({static_cast<uint32_t>(w.parts.size()), r.count, 0, 0, 0});
             for (uint32_t p = r.first; p < r.first + r.count; ++p) w.parts.push_back({parts[p].kind, 0});
         }
         WindowReuses::Entry& e = w.entries.back();
         // Bucketed: the parts hold Σ w·a until the end, then its mean.
         for (uint32_t p = 0; p < r.count; ++p) w.parts[e.first + p].accesses += x.weight * parts[r.first + p].accesses;
         e.weight += x.weight;
-        w.pairs.push_back({static_cast<uint32_t>(w.entries.size() - 1), x.weight, growth.span(x.position, x.distance),
-                           x.position, after(x.position, x.distance) - 1});
+        e.weight2 += x.weight * x.weight;
+        w.pairs.push_back({static_cast<uint32_t>(w.entries.size() - 1), x.weight, growth.span(x.position, x.distance)});
     }
     for (WindowReuses::Entry& e : w.entries) {
         for (uint32_t p = e.first; p < e.first + e.count; ++p) w.parts[p].accesses /= e.weight;
@@ -129,12 +129,11 @@ WindowReuses bucket_window(std::span<const StreamSample> samples, uint32_t own, 
 
 void spare_cold(WindowReuses& w, const CacheFill& cache) {
     for (WindowReuses::Entry& e : w.entries) e.spared = e.weight;
-    for (WindowReuses::Pair& pair : w.pairs) pair.cold = 0;
     if (!cache.fills || !cache.growth) return;
     const double log_q = log_spare(cache.lines);
-    for (WindowReuses::Pair& pair : w.pairs) {
-        pair.cold = cache.growth->cold_evictions(cache.lines, pair.span);
-        if (pair.cold > 0) w.entries[pair.entry].spared -= pair.weight * (1 - spared(pair.cold, log_q));
+    for (const WindowReuses::Pair& pair : w.pairs) {
+        const double c = cache.growth->cold_evictions(cache.lines, pair.span);
+        if (c > 0) w.entries[pair.entry].spared -= pair.weight * (1 - spared(c, log_q));
     }
 }
 
@@ -204,18 +203,7 @@ FootprintGrowth::FootprintGrowth(const ReuseStream& s) {
     for (const Block& b : blocks) {
         from_.push_back(b.from);
         value_.push_back(std::fmin(b.mean(), cold_));
-        capped_.push_back(b.mean() > cold_);
     }
-    end_ = end + 1;
-}
-
-size_t FootprintGrowth::step_of(uint64_t access) const {
-    const auto step = std::upper_bound(from_.begin(), from_.end(), access);
-    return step == from_.begin() ? 0 : static_cast<size_t>(step - from_.begin()) - 1;
-}
-
-double FootprintGrowth::step_length(size_t k) const {
-    return (k + 1 < from_.size() ? static_cast<double>(from_[k + 1]) : end_) - static_cast<double>(from_[k]);
 }
 
 double FootprintGrowth::at(uint64_t access) const {
@@ -267,8 +255,8 @@ std::vector<SolvingWindow> solving_windows(const ReuseStream& s) {
 
 CacheFill cache_fill(uint64_t lines, double footprint, const FootprintGrowth& growth, double accesses) {
     const double l = static_cast<double>(lines);
-    if (footprint <= l || accesses <= 0) return {lines, 0, false, nullptr, accesses};
-    return {lines, std::fmax(l - growth.cold_misses(), 0.0) / accesses, true, &growth, accesses};
+    if (footprint <= l || accesses <= 0) return {lines, 0, false, nullptr};
+    return {lines, std::fmax(l - growth.cold_misses(), 0.0) / accesses, true, &growth};
 }
 
 namespace {
@@ -346,92 +334,25 @@ double random_miss_probability(std::span<const SpanPart> parts, double cold_evic
     return 1 - spared(evictions, log_spare(lines));
 }
 
-void place_in_steps(std::vector<WindowReuses>& windows, const FootprintGrowth& growth) {
-    if (!growth.timed()) return;
-    for (WindowReuses& w : windows) {
-        for (WindowReuses::Pair& p : w.pairs) {
-            p.first_step = static_cast<uint32_t>(growth.step_of(p.first));
-            p.last_step = static_cast<uint32_t>(growth.step_of(p.last));
-        }
-        for (WindowReuses::Never& x : w.never) x.first_step = static_cast<uint32_t>(growth.step_of(x.first));
+double random_miss_ratio_variance(const std::vector<WindowReuses>& windows, size_t k, const CacheFill& cache,
+                                  const RandomSolution& solution) {
+    const WindowReuses& w = windows[k];
+    if (w.samples < 2) return 0;  // one sample: no spread to measure
+    const double log_q = log_spare(cache.lines), r = solution.miss_ratio[k];
+    const double e = eviction_of(w, cache, r);
+    const Held h = hold(w, static_cast<uint32_t>(k), solution.eviction);
+    double squares = w.no_reuse2 * (1 - r) * (1 - r);
+    for (size_t j = 0; j < w.entries.size(); ++j) {
+        const WindowReuses::Entry& x = w.entries[j];
+        const double m = 1 - x.spared / x.weight * spared(h.other[j] + e * h.own[j], log_q);
+        squares += x.weight2 * (m - r) * (m - r);
     }
-}
-
-double random_miss_ratio_variance(const std::vector<WindowReuses>& windows, std::span<const double> shares,
-                                  const CacheFill& cache, const RandomSolution& solution) {
-    const double log_q = log_spare(cache.lines), l = static_cast<double>(cache.lines);
-    const FootprintGrowth* growth = cache.fills ? cache.growth : nullptr;
-    // Whether the estimates of F move C (cold misses beyond L evict), and K moves φ.
-    const bool cold_moves = growth && growth->cold_misses() > l && !std::isinf(log_q);
-    const bool fill_moves = growth && growth->cold_misses() < l && cache.accesses > 0;
-    const bool timed = growth && growth->timed();
-    // Per window: R's change per unit of its equation's excess (share / (W·(1 − g'))),
-    // g' where misses evict (0 where none does), and each entry's (1 − 1/L)^(E·a).
-    struct Linear {
-        double scale = 0, slope = 0;
-        std::vector<double> spare;
-    };
-    std::vector<Linear> held(windows.size());
-    // Σ ∂(share·R)/∂F per step of the fit: where F's estimate moves R.
-    std::vector<double> per_step(timed ? growth->steps() : 0, 0);
-    double per_cold = 0;  // ∂(share·R)/∂K through φ, capped steps, and C without positions
-    for (size_t k = 0; k < windows.size(); ++k) {
-        const WindowReuses& w = windows[k];
-        if (w.total <= 0) continue;
-        const double e = eviction_of(w, cache, solution.miss_ratio[k]);
-        const auto h = hold(w, static_cast<uint32_t>(k), solution.eviction);
-        Linear& x = held[k];
-        x.slope = e > 0 ? evaluate(w, h, e, log_q).slope : 0;
-        if (x.slope >= 1) return std::numeric_limits<double>::infinity();
-        x.scale = shares[k] / (w.total * (1 - x.slope));
-        for (size_t j = 0; j < w.entries.size(); ++j) x.spare.push_back(spared(h.other[j] + e * h.own[j], log_q));
-        if (fill_moves) per_cold += x.scale * w.total * x.slope / cache.accesses;
-        if (!cold_moves) continue;
-        for (const WindowReuses::Pair& p : w.pairs) {
-            // ∂m/∂C of its miss probability m = 1 − (1 − 1/L)^(E·a + C)
-            const double dm = -log_q * x.spare[p.entry] * spared(p.cold, log_q) * x.scale * p.weight;
-            if (!timed) {
-                per_cold += dm * p.span.to;  // C = (K − L)·(d − 1)/A
-                continue;
-            }
-            // C = max(0, F(last) − L) − max(0, F(first) − L)
-            if (p.span.to > l) per_step[p.last_step] += dm;
-            if (p.span.from > l) per_step[p.first_step] -= dm;
-        }
-    }
-    // Over the steps, the move per access a sample's weight is the last
-    // access to its line in (capped steps move R through K), summed from the
-    // first step: a sample's move through F is the sum over its accesses.
-    std::vector<double> density(per_step.size(), 0), before(per_step.size() + 1, 0);
-    for (size_t b = 0; b < per_step.size(); ++b) {
-        if (growth->step_capped(b)) per_cold += per_step[b];
-        else density[b] = per_step[b] / growth->step_length(b);
-        before[b + 1] = before[b] + density[b] * growth->step_length(b);
-    }
-    const auto up_to = [&](uint32_t b, uint64_t access) {  // the sum over accesses before `access`, in step b
-        return before[b] + density[b] * static_cast<double>(access - growth->step_from(b));
-    };
-    double squares = 0, n = 0;
-    for (size_t k = 0; k < windows.size(); ++k) {
-        const WindowReuses& w = windows[k];
-        if (w.total <= 0) continue;
-        const Linear& x = held[k];
-        const double r = solution.miss_ratio[k], c = w.no_reuse / w.total;
-        // Each sample moves R by its own miss probability and through c, K and F.
-        for (const WindowReuses::Pair& p : w.pairs) {
-            const double m = 1 - x.spare[p.entry] * spared(p.cold, log_q);
-            double a = x.scale * (m - r + x.slope * c);
-            if (!per_step.empty()) a += up_to(p.last_step, p.last + 1) - up_to(p.first_step, p.first);
-            squares += p.weight * p.weight * a * a;
-        }
-        for (const WindowReuses::Never& v : w.never) {
-            double a = x.scale * (1 - r - x.slope * (1 - c)) + per_cold;
-            if (!per_step.empty()) a += before.back() - up_to(v.first_step, v.first);
-            squares += v.weight * v.weight * a * a;
-        }
-        n += static_cast<double>(w.samples);
-    }
-    return n > 1 ? squares * n / (n - 1) : 0;
+    if (squares == 0) return 0;
+    // dE/dR is 1 while misses evict, 0 where none does.
+    const double descent = e > 0 ? 1 - evaluate(w, h, e, log_q).slope : 1;
+    if (descent <= 0) return std::numeric_limits<double>::infinity();
+    const double n = static_cast<double>(w.samples);
+    return squares / (w.total * w.total) / (descent * descent) * n / (n - 1);
 }
 
 }  // namespace sprof::analyze

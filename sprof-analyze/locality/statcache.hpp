@@ -59,20 +59,6 @@
 // onto it (the tangent of a concave function lies above it), so the solver
 // needs neither a bracket nor a damping factor.
 //
-// The band (miss_ratio_curve.hpp) is the delta method over the samples.
-// c, K and F are estimated from the same samples as the reuses, and held
-// fixed they hid what their noise does where a cache about holds the
-// footprint: C and φ are then differences of close numbers. So each sample
-// moves R through its own outcome and through every estimate it is part
-// of (random_miss_ratio_variance); through F by the steps of the fit
-// (each the mean of the estimate over its accesses), not at single times,
-// which widened the bands by 70 % at 1 in 10^4 where F is flat and the fit
-// averages the noise out. Through c a sample never reused moves R less than
-// a miss held alone did (R − c does not depend on c). On the corpus's
-// seeds 1–64 at 1 in 10^3 the exact value lay inside at 237 of 256 sizes
-// (was 235), the bands 0.018 wide on average (was 0.022), the values the
-// same; docs/LOCALITY-COLLECTION.md has the table and what is left.
-//
 // Distances are bucketed: exact below 256, then 32 buckets per doubling
 // (relative width 1/32), each represented by the mean of its distances. As
 // f is concave, a bucket's f at its mean exceeds the mean of its f by at
@@ -93,7 +79,6 @@ class FootprintGrowth {
 public:
     explicit FootprintGrowth(const ReuseStream& s);
     double cold_misses() const { return cold_; }
-    bool timed() const { return timed_; }  // F(t) from positions, not spread evenly
     // What a pair's cold evictions rest on, whatever the cache: the
     // footprint at the sample and just before its trigger (without
     // positions: the share (d − 1)/A of the run between them), found once
@@ -109,17 +94,6 @@ public:
         return cold_evictions(lines, span(position, distance));
     }
 
-    // The steps of the fit: F over a step is the mean of the samples'
-    // estimate over its accesses, so a sample moves it by its weight times
-    // the share of the step's accesses its access was the last to its line
-    // in; where that mean exceeds K, F is K, and only the samples never
-    // reused move it.
-    size_t steps() const { return from_.size(); }
-    size_t step_of(uint64_t access) const;  // the step holding it (0 before the first)
-    uint64_t step_from(size_t k) const { return from_[k]; }
-    double step_length(size_t k) const;
-    bool step_capped(size_t k) const { return capped_[k]; }
-
 private:
     double at(uint64_t access) const;  // F(access)
 
@@ -127,8 +101,6 @@ private:
     bool timed_ = false;          // the samples have positions
     std::vector<uint64_t> from_;  // the first access of each step of the fit, ascending
     std::vector<double> value_;   // F from there on
-    std::vector<bool> capped_;    // its mean exceeded K
-    double end_ = 0;              // one past the fit's last access
 };
 
 // A thread's cache of `lines` lines as the equation sees it: the share φ
@@ -139,7 +111,6 @@ struct CacheFill {
     double fill = 0;    // φ = max(0, L − K) / A
     bool fills = true;  // false: the footprint ≤ L, no miss ever evicts
     const FootprintGrowth* growth = nullptr;  // null: no cold miss evicts
-    double accesses = 0;                      // A
 };
 
 // `footprint`: the thread's estimated distinct lines; `accesses`: its A.
@@ -179,34 +150,20 @@ struct WindowReuses {
         // Σ w·(1 − 1/L)^C, the weight whose lines the cold evictions
         // between the pair spare (spare_cold); Σ w without them
         double spared = 0;
+        double weight2 = 0;  // Σ w², for the variance
     };
     std::vector<Entry> entries;
     std::vector<SpanPart> parts;
-    double no_reuse = 0;
+    double no_reuse = 0, no_reuse2 = 0;
     double total = 0;  // Σ w over all samples
     size_t samples = 0;
-    // Each reused sample: its entry, weight, what its cold evictions rest
-    // on (the footprint at its access `first` and at `last`, the access
-    // before its trigger) and, in the current cache, how many there are.
-    // Over [first, last] its access is the last one to its line so far:
-    // one of the samples F's estimate at those times adds up
-    // (FootprintGrowth), as [first, end of the run] for one never reused.
-    // `*_step`: the steps of the footprint's fit those times lie in (place_in_steps).
+    // Each reused sample: its entry, weight, and what its cold evictions rest on.
     struct Pair {
         uint32_t entry;
         double weight;
         FootprintGrowth::Span span;
-        uint64_t first = 0, last = 0;
-        double cold = 0;
-        uint32_t first_step = 0, last_step = 0;
     };
     std::vector<Pair> pairs;
-    struct Never {
-        double weight;
-        uint64_t first = 0;
-        uint32_t first_step = 0;
-    };
-    std::vector<Never> never;
 };
 
 // The windows StatCache solves its equation in, each with its own
@@ -273,20 +230,11 @@ void solve_random_miss_ratios(const std::vector<WindowReuses>& windows, const Ca
 double random_miss_probability(std::span<const SpanPart> parts, double cold_evictions,
                                std::span<const double> eviction, uint64_t lines);
 
-// Finds the steps of `growth`'s fit that the first and last access of
-// every sample of a thread's windows lie in.
-void place_in_steps(std::vector<WindowReuses>& windows, const FootprintGrowth& growth);
-
-// The sampling variance of a thread's Σ_k share_k·R_k by the delta method.
-// Window k's R solves the weighted mean of ψ(R) = f(E·a + C) − R over its
-// samples, E = R − c − φ, the other windows' rates held; a sample moves it
-// by its own ψ and through every estimate the equation rests on that it is
-// part of: c (its window's share never reused), K (φ = max(0, L − K)/A),
-// and the fit of F over the steps its access is the last one to its line
-// in, which C of every pair that ends or starts there reads. Each of those
-// moves R by (∂ψ/∂·) / (1 − g'(E)); Var = Σ w²·(Σ of its moves)², times
-// n/(n − 1).
-double random_miss_ratio_variance(const std::vector<WindowReuses>& windows, std::span<const double> shares,
-                                  const CacheFill& cache, const RandomSolution& solution);
+// The sampling variance of window k's R by the delta method, the other
+// windows' rates held: R solves the weighted mean of ψ(R) = f(E·a + C) − R
+// over the samples, so Var R ≈ Σ w²ψ² / (Σ w)² / (1 − g'(E)·E'(R))²,
+// times n/(n − 1).
+double random_miss_ratio_variance(const std::vector<WindowReuses>& windows, size_t k, const CacheFill& cache,
+                                  const RandomSolution& solution);
 
 }  // namespace sprof::analyze

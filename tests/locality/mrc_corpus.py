@@ -15,15 +15,11 @@ exact value lies inside the sampled 95 % band.
 
 usage: mrc_corpus.py BUILD_DIR SCRATCH_DIR --seeds FIRST:COUNT [--rates 1000,10000]
                      [--accesses N] [--largest-cache BYTES] [--jobs N] [--check] [--keep]
-                     [--reanalyze] [--baseline SPROF] [--details]
   Prints the per-pattern table (Markdown) on stdout. --check asserts the
   targets of the corpus (TARGETS below) per pattern, but the worst LRU
   size's (--strict: that too), and exits 1 when one is missed. --accesses sets each program's budget of accesses (about).
   --jobs runs that many programs at once (the curves do not depend on the
-  machine's load: sampling counts accesses, not time). --keep leaves the
-  programs and profiles in SCRATCH_DIR; --reanalyze analyses those again with
-  this build's sprof (and --baseline's), building and running nothing, so a
-  change of the models is judged on the very same samples.
+  machine's load: sampling counts accesses, not time).
 """
 import argparse
 import concurrent.futures
@@ -256,27 +252,23 @@ def compare(sampled, exact, policy):
             for s in sizes}
 
 
-def measure(build, scratch, seed, caches, budget, rates, keep, baseline, reanalyze=False):
+def measure(build, scratch, seed, caches, budget, rates, keep, baseline):
     """One program: its pattern, description, accesses, and per (policy, rate) compare(); with
-    `baseline` (another sprof), per ("before", policy, rate) that analyzer's on the same profiles.
-    `reanalyze`: the profiles an earlier run kept in `scratch`, analysed again; nothing built or run."""
+    `baseline` (another sprof), per ("before", policy, rate) that analyzer's on the same profiles."""
     bin_dir = f"{build}/bin"
     env = dict(os.environ, LD_LIBRARY_PATH=f"{build}/lib")
     pattern, what, src = program(seed, caches, budget)
     base = f"{scratch}/p{seed}"
+    with open(f"{base}.c", "w") as f:
+        f.write(src)
+    subprocess.run([f"{bin_dir}/sprof-cc", "-O2", "-o", base, f"{base}.c", "-lpthread"], check=True)
     lib, sprof = f"{bin_dir}/sprof_lib", f"{bin_dir}/sprof"
-    if not reanalyze:
-        with open(f"{base}.c", "w") as f:
-            f.write(src)
-        subprocess.run([f"{bin_dir}/sprof-cc", "-O2", "-o", base, f"{base}.c", "-lpthread"], check=True)
-        run([lib, "-e", "task-clock", "--locality=exact", "-o", f"{base}.exact.sprof", base], env)
+    run([lib, "-e", "task-clock", "--locality=exact", "-o", f"{base}.exact.sprof", base], env)
     exact = {p: curve(sprof, f"{base}.exact.sprof", p) for p in ("lru", "random")}
     result = {"seed": seed, "pattern": pattern, "what": what}
     for rate in rates:
         profile = f"{base}.{rate}.sprof"
-        if not reanalyze:
-            run([lib, "-e", "task-clock", f"--locality={rate}", "--locality-seed", str(seed), "-o", profile, base],
-                env)
+        run([lib, "-e", "task-clock", f"--locality={rate}", "--locality-seed", str(seed), "-o", profile, base], env)
         for policy in ("lru", "random"):
             result[(policy, rate)] = compare(curve(sprof, profile, policy), exact[policy], policy)
             if baseline:
@@ -387,9 +379,6 @@ def main():
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--strict", action="store_true", help="with --check: the worst LRU size's target too")
     ap.add_argument("--keep", action="store_true")
-    ap.add_argument("--reanalyze", action="store_true",
-                    help="analyse again the profiles an earlier --keep run left in SCRATCH (same seeds, "
-                         "rates, --accesses and --largest-cache); nothing is built or run")
     ap.add_argument("--jobs", type=int, default=1, help="programs run at once")
     ap.add_argument("--details", action="store_true", help="one line per program and policy on stderr")
     ap.add_argument("--baseline", help="another sprof: its curves of the same profiles, as 'before'")
@@ -402,8 +391,7 @@ def main():
     results = []
     started = time.monotonic()
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as pool:
-        measured = pool.map(lambda seed: measure(build, scratch, seed, caches, a.accesses, rates,
-                                                 a.keep or a.reanalyze, a.baseline, a.reanalyze),
+        measured = pool.map(lambda seed: measure(build, scratch, seed, caches, a.accesses, rates, a.keep, a.baseline),
                             range(first, first + count))
     for seed, r in zip(range(first, first + count), measured):
         results.append(r)
